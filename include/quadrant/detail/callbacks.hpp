@@ -1,0 +1,44 @@
+// quadrant internals: adapting user callbacks. Not for direct inclusion.
+#pragma once
+
+#include <type_traits>
+#include <utility>
+
+namespace quadrant::detail {
+
+template <class>
+inline constexpr bool always_false = false;
+
+// Calls fn with the first argument list it accepts; a callback returning something convertible to bool stops the
+// walk on false, one returning void never stops it.
+template <class R>
+constexpr bool keep_going(R&& result) {
+  return static_cast<bool>(std::forward<R>(result));
+}
+
+template <class Fn, class... Args>
+bool call_and_continue(Fn& fn, Args&&... args) {
+  using R = std::invoke_result_t<Fn&, Args...>;
+  if constexpr (std::is_void_v<R>) {
+    fn(std::forward<Args>(args)...);
+    return true;
+  } else {
+    static_assert(std::is_convertible_v<R, bool>, "quadrant: a callback must return void or bool");
+    return keep_going(fn(std::forward<Args>(args)...));
+  }
+}
+
+// Query callbacks take (Handle, const T&) or (const T&).
+template <class Fn, class H, class T>
+bool report_hit(Fn& fn, H handle, const T& value) {
+  if constexpr (std::is_invocable_v<Fn&, H, const T&>) {
+    return call_and_continue(fn, handle, value);
+  } else if constexpr (std::is_invocable_v<Fn&, const T&>) {
+    return call_and_continue(fn, value);
+  } else {
+    static_assert(always_false<Fn>, "quadrant: a query callback takes (Handle, const T&) or (const T&)");
+    return false;
+  }
+}
+
+}  // namespace quadrant::detail

@@ -1,0 +1,7 @@
+// quadrant — umbrella header: everything a user needs.
+#pragma once
+
+#include "config.hpp"
+#include "geometry.hpp"
+#include "handle.hpp"
+#include "tree.hpp"

@@ -1,0 +1,867 @@
+// quadrant — Tree<D, T, S>: the quadtree (D = 2) and octree (D = 3), one implementation.
+//
+// Idea: cells halve the world; nodes live in a pool of 32-bit indices with children in contiguous blocks, so every
+// walk is stackless (first child, else next sibling, else an ancestor's next sibling) and needs no memory. Each
+// object has a record (value, box, generation) addressed by its handle; nodes list the objects they hold as
+// (box, handle) entries, and a reference record per entry lets erase and move find them in O(1).
+//
+// Threads: const members may run concurrently with each other; any mutation (insert, erase, move, clear) needs
+// exclusive access to the tree.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "config.hpp"
+#include "detail/callbacks.hpp"
+#include "detail/node_pool.hpp"
+#include "geometry.hpp"
+#include "handle.hpp"
+
+namespace quadrant {
+
+/// A read-only look at one node, as `Tree::for_each_node` passes it. Valid only during the callback.
+template <int D, class S>
+struct NodeView {
+  Box<D, S> cell;                       ///< the node's cell (children halve it)
+  Box<D, S> bounds;                     ///< what the node's objects lie in: the cell, grown under Placement::Loose,
+                                        ///< and everything at the root (objects outside the world live there)
+  int depth = 0;                        ///< root = 0
+  bool leaf = true;                     ///< no children
+  std::uint32_t id = 0;                 ///< node index in the pool (root = 0); reused after merges
+  std::uint32_t parent = 0;             ///< parent's id; the root's is ~0u
+  std::span<const Entry<D, S>> entries; ///< the objects this node lists (box and handle)
+};
+
+/// The spatial index: objects of type T with D-dimensional boxes of scalar S. See the file comment for threads.
+template <int D, class T, class S = float>
+class Tree {
+  static_assert(D == 2 || D == 3, "quadrant: Tree supports D = 2 (quadtree) and D = 3 (octree)");
+  static_assert(std::is_floating_point_v<S>, "quadrant: the scalar type must be float or double");
+
+ public:
+  using box_type = Box<D, S>;
+  using vec_type = Vec<D, S>;
+  using value_type = T;
+  using entry_type = Entry<D, S>;
+  using node_view = NodeView<D, S>;
+  /// Children per node: 4 for a quadtree, 8 for an octree.
+  static constexpr std::uint32_t fanout = 1u << D;
+
+  /// An empty tree over `config`. Throws std::invalid_argument for a bad Config (see check_config), and for a
+  /// split_threshold of 0 whose full tree would need more than 2^31 nodes. O(1), or O(full tree) for threshold 0.
+  explicit Tree(const Config<D, S>& config) : config_(config), tag_(detail::next_tree_tag()) {
+    check_config(config);
+    if (config.split_threshold == 0) check_full_tree_size();
+    pool_.reset_to_root(config_.world, everything());
+    if (config.split_threshold == 0) build_full_tree();
+  }
+
+  /// The configuration the tree was built with.
+  const Config<D, S>& config() const noexcept { return config_; }
+
+  /// Stores `value` with `box`; returns its handle. Throws std::invalid_argument (tree unchanged) when the box has a
+  /// NaN or infinite coordinate or min > max. Amortised O(depth), plus a split when a leaf overflows.
+  Handle insert(const box_type& box, T value) {
+    check_box(box, "insert");
+    const std::uint32_t id = allocate_record();
+    Record& rec = records_[id];
+    rec.value.emplace(std::move(value));
+    rec.box = box;
+    ++size_;
+    place(id);
+    return Handle(id, rec.generation, tag_);
+  }
+
+  /// Removes the object. Throws std::invalid_argument (tree unchanged) for a stale, null or foreign handle.
+  /// O(depth) plus a merge when a subtree empties below the threshold; keeps the freed memory for reuse.
+  void erase(Handle h) {
+    const std::uint32_t id = checked(h, "erase");
+    unplace(id);
+    Record& rec = records_[id];
+    rec.value.reset();
+    ++rec.generation;
+    free_records_.push_back(id);
+    --size_;
+    merge_touched();
+  }
+
+  /// Gives the object a new box. O(1) while it stays in its node(s); otherwise it is relocated and emptied
+  /// subtrees merge. Returns true when the node(s) holding the object changed. Throws std::invalid_argument (tree
+  /// unchanged) for a bad handle or box.
+  bool move(Handle h, const box_type& box) {
+    const std::uint32_t id = checked(h, "move");
+    check_box(box, "move");
+    if (stays_put(id, box)) {
+      Record& rec = records_[id];
+      rec.box = box;
+      for (std::uint32_t r = rec.ref; r != detail::kNone; r = refs_[r].next)
+        pool_.nodes[refs_[r].node].entries[refs_[r].slot].box = box;
+      return false;
+    }
+    unplace(id);
+    records_[id].box = box;
+    place(id);
+    merge_touched();
+    return true;
+  }
+
+  /// True when `h` names an object stored in this tree now. Never throws. O(1).
+  bool contains(Handle h) const noexcept {
+    return h.owner_ == tag_ && h.index_ < records_.size() && records_[h.index_].value.has_value() &&
+           records_[h.index_].generation == h.generation_;
+  }
+
+  /// The object's box. Throws std::invalid_argument for a bad handle. The reference lives until the next mutation.
+  const box_type& bounds(Handle h) const { return records_[checked(h, "bounds")].box; }
+
+  /// The object's value, to read or change in place. Throws std::invalid_argument for a bad handle. The reference
+  /// lives until the next insert, erase or clear.
+  T& value(Handle h) { return *records_[checked(h, "value")].value; }
+  /// The object's value, read only.
+  const T& value(Handle h) const { return *records_[checked(h, "value")].value; }
+
+  /// Objects stored.
+  std::size_t size() const noexcept { return size_; }
+  /// True when no object is stored.
+  bool empty() const noexcept { return size_ == 0; }
+
+  /// Removes every object; all handles go stale. Keeps every pool's memory (nodes, entries, records) so that a
+  /// tree rebuilt each frame allocates nothing after the first. A full tree (split_threshold 0) keeps its nodes.
+  void clear() {
+    for (std::uint32_t id = 0; id < records_.size(); ++id) {
+      Record& rec = records_[id];
+      if (!rec.value) continue;
+      rec.value.reset();
+      ++rec.generation;
+      rec.ref = detail::kNone;
+    }
+    free_records_.clear();
+    for (std::uint32_t id = static_cast<std::uint32_t>(records_.size()); id-- > 0;) free_records_.push_back(id);
+    refs_.clear();
+    free_ref_ = detail::kNone;
+    size_ = 0;
+    if (config_.split_threshold == 0) {
+      for (auto& n : pool_.nodes) {
+        n.entries.clear();
+        n.entry_refs.clear();
+        n.count = 0;
+      }
+      return;
+    }
+    pool_.clear_free_list();
+    for (std::size_t b = pool_.nodes.size(); b > 1;) {
+      b -= fanout;
+      pool_.free_block(static_cast<std::uint32_t>(b));
+    }
+    Node& root = pool_.nodes[0];
+    root.entries.clear();
+    root.entry_refs.clear();
+    pool_.reset_to_root(config_.world, everything());
+  }
+
+  /// Calls fn for every object whose box overlaps `shape` (a Box or a point Vec; closed: touching counts), each
+  /// once. fn takes (Handle, const T&) or (const T&) and returns void, or bool where false stops the query. Exact:
+  /// never reports a mere candidate. Allocates nothing. fn must not mutate the tree. Throws std::invalid_argument
+  /// for an invalid shape.
+  template <class Shape, class Fn>
+  QueryStats query(const Shape& shape, Fn&& fn) const {
+    check_shape(shape);
+    QueryStats st;
+    if (config_.placement == Placement::Leaves) {
+      query_leaves(shape, fn, st);
+    } else {
+      query_nested(shape, fn, st);
+    }
+    return st;
+  }
+
+  /// Calls fn(Handle a, Handle b) once for every unordered pair of distinct objects whose boxes overlap (touching
+  /// counts). fn returns void, or bool where false stops. Allocates nothing; fn must not mutate the tree.
+  template <class Fn>
+  PairStats for_each_pair(Fn&& fn) const {
+    PairStats st;
+    if (config_.placement == Placement::Leaves) {
+      pairs_in_leaves(fn, st);
+    } else {
+      pairs_nested(fn, st);
+    }
+    return st;
+  }
+
+  /// Calls fn(const NodeView&) for every node in pre-order (a parent before its children, children in order).
+  /// fn returns void, or bool where false stops. Allocates nothing.
+  template <class Fn>
+  void for_each_node(Fn&& fn) const {
+    pool_.walk(0, 0, [&](std::uint32_t n) {
+      return detail::call_and_continue(fn, view(n)) ? detail::Step::Descend : detail::Step::Stop;
+    });
+  }
+
+  /// Calls fn(Handle, const T&, const Box&) for every object, in handle-index order. fn returns void, or bool where
+  /// false stops. O(records ever live).
+  template <class Fn>
+  void for_each(Fn&& fn) const {
+    for (std::uint32_t id = 0; id < records_.size(); ++id) {
+      const Record& rec = records_[id];
+      if (!rec.value) continue;
+      if (!detail::call_and_continue(fn, Handle(id, rec.generation, tag_), *rec.value, rec.box)) return;
+    }
+  }
+
+  /// Nodes, leaves, depth, objects, entries and heap bytes. O(nodes).
+  Stats stats() const {
+    Stats s;
+    s.objects = size_;
+    s.bytes = pool_.nodes.capacity() * sizeof(Node) + pool_.free_list_bytes() +
+              records_.capacity() * sizeof(Record) + free_records_.capacity() * sizeof(std::uint32_t) +
+              refs_.capacity() * sizeof(Ref) + scratch_.capacity() * sizeof(std::uint32_t) +
+              marks_.capacity() * sizeof(std::uint32_t);
+    for (const Node& n : pool_.nodes)
+      s.bytes += n.entries.capacity() * sizeof(entry_type) + n.entry_refs.capacity() * sizeof(std::uint32_t);
+    pool_.walk(0, 0, [&](std::uint32_t i) {
+      const Node& n = pool_.nodes[i];
+      ++s.nodes;
+      if (n.first_child == detail::kNone) ++s.leaves;
+      s.depth = std::max(s.depth, n.depth);
+      s.references += n.entries.size();
+      return detail::Step::Descend;
+    });
+    return s;
+  }
+
+  /// Checks every invariant of the tree and throws std::logic_error naming the first one broken. O(n log n);
+  /// a debugging aid, called after every mutation by the tests.
+  void validate() const;
+
+ private:
+  using Node = detail::Node<D, S>;
+  using Step = detail::Step;
+  static constexpr std::uint32_t kNone = detail::kNone;
+
+  struct Record {
+    std::optional<T> value;  // empty while the slot is free
+    box_type box{};
+    std::uint32_t generation = 0;
+    std::uint32_t ref = kNone;  // first reference; Placement::Leaves chains one per leaf
+  };
+  // Where one entry of an object sits; doubly linked per object so a leaf's entry can be dropped in O(1).
+  struct Ref {
+    std::uint32_t node = kNone, slot = 0, prev = kNone, next = kNone;
+  };
+
+  static box_type everything() {
+    constexpr S inf = std::numeric_limits<S>::infinity();
+    box_type b;
+    for (int i = 0; i < D; ++i) {
+      b.min[i] = -inf;
+      b.max[i] = inf;
+    }
+    return b;
+  }
+
+  bool is_leaf(std::uint32_t n) const { return pool_.nodes[n].first_child == kNone; }
+
+  node_view view(std::uint32_t n) const {
+    const Node& node = pool_.nodes[n];
+    return node_view{node.cell, node.bounds, node.depth, node.first_child == kNone, n, node.parent,
+                     std::span<const entry_type>(node.entries)};
+  }
+
+  // ---- handles and records ----
+
+  std::uint32_t checked(Handle h, const char* what) const {
+    if (h.is_null()) throw std::invalid_argument(std::string("quadrant: ") + what + ": null handle");
+    if (h.owner_ != tag_)
+      throw std::invalid_argument(std::string("quadrant: ") + what + ": handle belongs to another tree");
+    if (!contains(h))
+      throw std::invalid_argument(std::string("quadrant: ") + what + ": stale handle (object erased or tree cleared)");
+    return h.index_;
+  }
+
+  std::uint32_t allocate_record() {
+    if (!free_records_.empty()) {
+      std::uint32_t id = free_records_.back();
+      free_records_.pop_back();
+      return id;
+    }
+    if (records_.size() >= std::size_t{kNone} - 1) throw std::length_error("quadrant: more than 2^32 objects");
+    records_.emplace_back();
+    return static_cast<std::uint32_t>(records_.size() - 1);
+  }
+
+  std::uint32_t allocate_ref() {
+    if (free_ref_ != kNone) {
+      std::uint32_t r = free_ref_;
+      free_ref_ = refs_[r].next;
+      refs_[r] = Ref{};
+      return r;
+    }
+    if (refs_.size() >= std::size_t{kNone} - 1) throw std::length_error("quadrant: more than 2^32 node entries");
+    refs_.emplace_back();
+    return static_cast<std::uint32_t>(refs_.size() - 1);
+  }
+
+  void free_ref(std::uint32_t r) {
+    refs_[r].node = kNone;
+    refs_[r].next = free_ref_;
+    free_ref_ = r;
+  }
+
+  // Adds a reference for object `id`, linked first in its chain.
+  std::uint32_t link_ref(std::uint32_t id) {
+    const std::uint32_t r = allocate_ref();
+    Record& rec = records_[id];
+    refs_[r].next = rec.ref;
+    if (rec.ref != kNone) refs_[rec.ref].prev = r;
+    rec.ref = r;
+    return r;
+  }
+
+  void unlink_ref(std::uint32_t id, std::uint32_t r) {
+    Ref& ref = refs_[r];
+    if (ref.prev != kNone) refs_[ref.prev].next = ref.next;
+    else records_[id].ref = ref.next;
+    if (ref.next != kNone) refs_[ref.next].prev = ref.prev;
+    free_ref(r);
+  }
+
+  // ---- entries ----
+
+  void add_entry(std::uint32_t n, const entry_type& e, std::uint32_t r) {
+    Node& node = pool_.nodes[n];
+    refs_[r].node = n;
+    refs_[r].slot = static_cast<std::uint32_t>(node.entries.size());
+    node.entries.push_back(e);
+    node.entry_refs.push_back(r);
+  }
+
+  // Swap-removes entry `slot` of node n (its reference is left to the caller).
+  void remove_entry(std::uint32_t n, std::uint32_t slot) {
+    Node& node = pool_.nodes[n];
+    const std::uint32_t last = static_cast<std::uint32_t>(node.entries.size() - 1);
+    if (slot != last) {
+      node.entries[slot] = node.entries[last];
+      node.entry_refs[slot] = node.entry_refs[last];
+      refs_[node.entry_refs[slot]].slot = slot;
+    }
+    node.entries.pop_back();
+    node.entry_refs.pop_back();
+  }
+
+  void add_count(std::uint32_t n, std::int64_t delta) {
+    for (; n != kNone; n = pool_.nodes[n].parent)
+      pool_.nodes[n].count = static_cast<std::uint32_t>(pool_.nodes[n].count + delta);
+  }
+
+  // ---- geometry of cells ----
+
+  // Half-open ownership: a point on a shared cell face belongs to the upper cell, except on `outer`'s upper faces,
+  // which close it. Every point of `outer` is owned by exactly one cell of any partition of it.
+  static bool owns(const box_type& cell, const vec_type& p, const box_type& outer) {
+    for (int i = 0; i < D; ++i) {
+      if (p[i] < cell.min[i] || p[i] > cell.max[i]) return false;
+      if (p[i] == cell.max[i] && cell.max[i] != outer.max[i]) return false;
+    }
+    return true;
+  }
+
+  static box_type child_cell(const box_type& cell, std::uint32_t k) {
+    box_type c;
+    for (int i = 0; i < D; ++i) {
+      const S mid = std::midpoint(cell.min[i], cell.max[i]);
+      const bool upper = (k >> i) & 1u;
+      c.min[i] = upper ? mid : cell.min[i];
+      c.max[i] = upper ? cell.max[i] : mid;
+    }
+    return c;
+  }
+
+  // A loose node's bounds: its cell grown by half its side, kept inside the parent's so bounds nest exactly.
+  box_type child_bounds(const box_type& cell, const box_type& parent_bounds) const {
+    if (config_.placement != Placement::Loose) return cell;
+    box_type b;
+    for (int i = 0; i < D; ++i) {
+      const S half = (cell.max[i] - cell.min[i]) / 2;
+      b.min[i] = std::max(cell.min[i] - half, parent_bounds.min[i]);
+      b.max[i] = std::min(cell.max[i] + half, parent_bounds.max[i]);
+    }
+    return b;
+  }
+
+  // Splitting stops at max_depth, at min_node_size, and where floating point can no longer halve the cell.
+  bool can_split(const box_type& cell, int depth) const {
+    if (depth >= config_.max_depth) return false;
+    for (int i = 0; i < D; ++i) {
+      const S mid = std::midpoint(cell.min[i], cell.max[i]);
+      if (!(cell.min[i] < mid && mid < cell.max[i])) return false;
+      if (mid - cell.min[i] < config_.min_node_size || cell.max[i] - mid < config_.min_node_size) return false;
+    }
+    return true;
+  }
+
+  // The child of n whose cell owns p (children must exist; p must lie in n's cell).
+  std::uint32_t child_owning(std::uint32_t n, const vec_type& p) const {
+    const Node& node = pool_.nodes[n];
+    const box_type& lower = pool_.nodes[node.first_child].cell;
+    std::uint32_t k = 0;
+    for (int i = 0; i < D; ++i)
+      if (p[i] >= lower.max[i]) k |= 1u << i;
+    return node.first_child + k;
+  }
+
+  // ---- placement: Parent and Loose (one node per object) ----
+
+  // The point that picks the child: the min corner under Parent, the centre under Loose.
+  vec_type key_point(const box_type& b) const {
+    return config_.placement == Placement::Parent ? b.min : center(b);
+  }
+
+  // Whether an object whose key point the cell owns fits the node (Parent: inside the cell; Loose: inside bounds).
+  bool fits(const box_type& cell, const box_type& bounds, const box_type& b) const {
+    if (config_.placement == Placement::Loose) return quadrant::contains(bounds, b);
+    for (int i = 0; i < D; ++i)
+      if (b.max[i] > cell.max[i]) return false;
+    return true;
+  }
+
+  // The child of n (which has children) that the object belongs to, or kNone if it stays in n.
+  std::uint32_t route(std::uint32_t n, const box_type& b) const {
+    const vec_type key = key_point(b);
+    if (n == 0 && !overlaps(config_.world, key)) return kNone;
+    const std::uint32_t c = child_owning(n, key);
+    const Node& child = pool_.nodes[c];
+    return fits(child.cell, child.bounds, b) ? c : kNone;
+  }
+
+  // True when the object belongs exactly in node n as the tree stands.
+  bool belongs(std::uint32_t n, const box_type& b) const {
+    const Node& node = pool_.nodes[n];
+    if (n != 0 && !(owns(node.cell, key_point(b), config_.world) && fits(node.cell, node.bounds, b))) return false;
+    return node.first_child == kNone || route(n, b) == kNone;
+  }
+
+  std::uint32_t target(const box_type& b) const {
+    std::uint32_t n = 0;
+    while (pool_.nodes[n].first_child != kNone) {
+      const std::uint32_t c = route(n, b);
+      if (c == kNone) break;
+      n = c;
+    }
+    return n;
+  }
+
+  // ---- placement: Leaves (every overlapped leaf) ----
+
+  box_type clamped(const box_type& b) const { return clamp(b, config_.world); }
+
+  // The point that decides which single leaf reports an overlap of a and b: the min corner of their intersection,
+  // clamped into the world. Both boxes are listed by the leaf that owns it.
+  vec_type report_point(const box_type& a, const box_type& b) const {
+    vec_type p;
+    for (int i = 0; i < D; ++i) p[i] = std::max(a.min[i], b.min[i]);
+    return clamp(p, config_.world);
+  }
+
+  // Calls fn(leaf) for every leaf whose cell overlaps the clamped box.
+  template <class Fn>
+  void for_each_leaf_overlapping(const box_type& clamped_box, Fn&& fn) const {
+    pool_.walk(0, 0, [&](std::uint32_t n) {
+      const Node& node = pool_.nodes[n];
+      if (!overlaps(node.cell, clamped_box)) return Step::Skip;
+      if (node.first_child == kNone) fn(n);
+      return Step::Descend;
+    });
+  }
+
+  // ---- insert / remove the entries of one object ----
+
+  void place(std::uint32_t id) {
+    const entry_type e{records_[id].box, Handle(id, records_[id].generation, tag_)};
+    if (config_.placement != Placement::Leaves) {
+      const std::uint32_t n = target(e.box);
+      add_entry(n, e, link_ref(id));
+      add_count(n, 1);
+      maybe_split(n);
+      return;
+    }
+    scratch_.clear();
+    for_each_leaf_overlapping(clamped(e.box), [&](std::uint32_t leaf) { scratch_.push_back(leaf); });
+    for (std::uint32_t leaf : scratch_) {
+      add_entry(leaf, e, link_ref(id));
+      add_count(leaf, 1);
+    }
+    for (std::uint32_t leaf : scratch_) maybe_split(leaf);
+  }
+
+  // Removes every entry of the object; the nodes it left are kept in touched_ for merge_touched().
+  void unplace(std::uint32_t id) {
+    touched_.clear();
+    Record& rec = records_[id];
+    while (rec.ref != kNone) {
+      const std::uint32_t r = rec.ref;
+      const std::uint32_t n = refs_[r].node;
+      remove_entry(n, refs_[r].slot);
+      add_count(n, -1);
+      touched_.push_back(n);
+      unlink_ref(id, r);
+    }
+  }
+
+  bool stays_put(std::uint32_t id, const box_type& b) {
+    const Record& rec = records_[id];
+    if (config_.placement != Placement::Leaves) return belongs(refs_[rec.ref].node, b);
+    // Same set of leaves: count the leaves the new box overlaps that already list the object.
+    if (marks_.size() < pool_.nodes.size()) marks_.resize(pool_.nodes.size(), 0);
+    if (++mark_stamp_ == 0) {
+      std::fill(marks_.begin(), marks_.end(), 0);
+      mark_stamp_ = 1;
+    }
+    std::size_t listed = 0;
+    for (std::uint32_t r = rec.ref; r != kNone; r = refs_[r].next, ++listed) marks_[refs_[r].node] = mark_stamp_;
+    std::size_t overlapped = 0;
+    bool same = true;
+    for_each_leaf_overlapping(clamped(b), [&](std::uint32_t leaf) {
+      ++overlapped;
+      if (marks_[leaf] != mark_stamp_) same = false;
+    });
+    return same && overlapped == listed;
+  }
+
+  // ---- split ----
+
+  void make_children(std::uint32_t n) {
+    const std::uint32_t first = pool_.allocate_block();
+    const box_type cell = pool_.nodes[n].cell;
+    const box_type bounds = pool_.nodes[n].bounds;
+    const int depth = pool_.nodes[n].depth + 1;
+    for (std::uint32_t k = 0; k < fanout; ++k) {
+      Node& c = pool_.nodes[first + k];
+      c.cell = child_cell(cell, k);
+      c.bounds = child_bounds(c.cell, bounds);
+      c.parent = n;
+      c.first_child = kNone;
+      c.count = 0;
+      c.retry_at = 0;
+      c.depth = depth;
+      c.alive = true;
+    }
+    pool_.nodes[n].first_child = first;
+  }
+
+  // Whether splitting leaf n would move anything: some object fits a child (Parent, Loose), or some object does
+  // not overlap every child (Leaves). A split that moves nothing only adds empty nodes.
+  bool split_helps(std::uint32_t n) const {
+    const Node& node = pool_.nodes[n];
+    box_type cells[fanout], bounds[fanout];
+    for (std::uint32_t k = 0; k < fanout; ++k) {
+      cells[k] = child_cell(node.cell, k);
+      bounds[k] = child_bounds(cells[k], node.bounds);
+    }
+    for (const entry_type& e : node.entries) {
+      if (config_.placement == Placement::Leaves) {
+        const box_type cb = clamped(e.box);
+        for (std::uint32_t k = 0; k < fanout; ++k)
+          if (!overlaps(cells[k], cb)) return true;
+        continue;
+      }
+      const vec_type key = key_point(e.box);
+      if (n == 0 && !overlaps(config_.world, key)) continue;
+      std::uint32_t k = 0;
+      for (int i = 0; i < D; ++i)
+        if (key[i] >= cells[0].max[i]) k |= 1u << i;
+      if (fits(cells[k], bounds[k], e.box)) return true;
+    }
+    return false;
+  }
+
+  void maybe_split(std::uint32_t start) {
+    const std::size_t threshold = static_cast<std::size_t>(config_.split_threshold);
+    if (config_.split_threshold == 0) return;
+    // New children may overflow in turn; the walk visits them right after their parent splits.
+    pool_.walk(start, start, [&](std::uint32_t n) {
+      Node& node = pool_.nodes[n];
+      if (node.first_child != kNone) return n == start ? Step::Skip : Step::Descend;
+      if (node.entries.size() <= threshold || node.entries.size() < node.retry_at) return Step::Skip;
+      if (!can_split(node.cell, node.depth)) return Step::Skip;
+      if (!split_helps(n)) {
+        node.retry_at = static_cast<std::uint32_t>(std::min<std::size_t>(2 * node.entries.size(), kNone));
+        return Step::Skip;
+      }
+      split(n);
+      return Step::Descend;
+    });
+  }
+
+  void split(std::uint32_t n) {
+    make_children(n);
+    if (config_.placement != Placement::Leaves) {
+      for (std::uint32_t i = 0; i < pool_.nodes[n].entries.size();) {
+        const entry_type e = pool_.nodes[n].entries[i];
+        const std::uint32_t c = route(n, e.box);
+        if (c == kNone) {
+          ++i;
+          continue;
+        }
+        const std::uint32_t r = pool_.nodes[n].entry_refs[i];
+        remove_entry(n, i);
+        add_entry(c, e, r);
+        ++pool_.nodes[c].count;
+      }
+      return;
+    }
+    // Leaves: each entry goes to every child it overlaps; its reference is reused for the first.
+    Node& node = pool_.nodes[n];
+    const std::uint32_t first = node.first_child;
+    std::int64_t added = 0;
+    for (std::uint32_t i = 0; i < node.entries.size(); ++i) {
+      const entry_type e = node.entries[i];
+      const box_type cb = clamped(e.box);
+      std::uint32_t r = node.entry_refs[i];
+      bool reused = false;
+      for (std::uint32_t k = 0; k < fanout; ++k) {
+        if (!overlaps(pool_.nodes[first + k].cell, cb)) continue;
+        add_entry(first + k, e, reused ? link_ref(e.handle.index_) : r);
+        reused = true;
+        ++pool_.nodes[first + k].count;
+        ++added;
+      }
+    }
+    const std::int64_t removed = static_cast<std::int64_t>(node.entries.size());
+    node.entries.clear();
+    node.entry_refs.clear();
+    add_count(n, added - removed);
+  }
+
+  // ---- merge ----
+
+  // Collapses, for each node an object just left, the highest ancestor whose subtree holds at most half the split
+  // threshold, so churn does not leave dead nodes behind. A full tree (threshold 0) never merges.
+  void merge_touched() {
+    if (config_.split_threshold == 0) return;
+    const std::uint32_t limit = static_cast<std::uint32_t>(config_.split_threshold / 2);
+    for (std::size_t t = 0; t < touched_.size(); ++t) {
+      std::uint32_t n = touched_[t];
+      while (n != kNone && pool_.nodes[n].alive) {
+        std::uint32_t highest = kNone;
+        for (std::uint32_t a = n; a != kNone; a = pool_.nodes[a].parent)
+          if (pool_.nodes[a].first_child != kNone && pool_.nodes[a].count <= limit) highest = a;
+        if (highest == kNone) break;
+        collapse(highest);
+        // Dropping duplicates (Placement::Leaves) lowers the counts above, which may allow a higher merge.
+        n = highest;
+      }
+    }
+  }
+
+  void collapse(std::uint32_t a) {
+    blocks_.clear();
+    const std::uint32_t first = pool_.nodes[a].first_child;
+    const box_type outer = pool_.nodes[a].cell;
+    const bool leaves = config_.placement == Placement::Leaves;
+    pool_.walk(first, a, [&](std::uint32_t m) {
+      Node& node = pool_.nodes[m];
+      if (node.first_child != kNone) blocks_.push_back(node.first_child);
+      for (std::uint32_t i = 0; i < node.entries.size(); ++i) {
+        const entry_type& e = node.entries[i];
+        const std::uint32_t r = node.entry_refs[i];
+        // Under Leaves an object listed by several leaves is kept once: from the leaf owning its clamped min corner.
+        if (leaves && !owns(node.cell, clamp(clamp(e.box.min, config_.world), outer), outer)) {
+          unlink_ref(e.handle.index_, r);
+          continue;
+        }
+        add_entry(a, e, r);
+      }
+      return Step::Descend;
+    });
+    blocks_.push_back(first);
+    for (std::uint32_t b : blocks_) pool_.free_block(b);
+    Node& node = pool_.nodes[a];
+    node.first_child = kNone;
+    node.retry_at = 0;
+    const std::int64_t dropped = static_cast<std::int64_t>(node.count) - static_cast<std::int64_t>(node.entries.size());
+    if (dropped != 0) add_count(a, -dropped);
+  }
+
+  // ---- full tree (split_threshold 0) ----
+
+  void check_full_tree_size() const {
+    // Cells at one depth have the same size, so min_node_size cuts every branch at the same depth.
+    int levels = 0;
+    box_type cell = config_.world;
+    while (can_split(cell, levels)) {
+      cell = child_cell(cell, 0);
+      ++levels;
+    }
+    double nodes = 0, level_nodes = 1;
+    for (int d = 0; d <= levels; ++d, level_nodes *= fanout) nodes += level_nodes;
+    if (nodes > double{1u << 31})
+      throw std::invalid_argument("quadrant: split_threshold 0 builds the full tree down to max_depth " +
+                                  std::to_string(levels) + ", which needs " + std::to_string(nodes) +
+                                  " nodes (more than 2^31); lower max_depth or raise min_node_size");
+  }
+
+  void build_full_tree() {
+    pool_.walk(0, 0, [&](std::uint32_t n) {
+      if (can_split(pool_.nodes[n].cell, pool_.nodes[n].depth)) make_children(n);
+      return Step::Descend;
+    });
+  }
+
+  // ---- queries ----
+
+  // Loose and Parent: every object lies inside its node's bounds, so a subtree whose bounds lie inside the shape
+  // is reported without testing its objects, and one whose bounds miss the shape is skipped.
+  template <class Shape, class Fn>
+  void query_nested(const Shape& shape, Fn& fn, QueryStats& st) const {
+    pool_.walk(0, 0, [&](std::uint32_t n) {
+      const Node& node = pool_.nodes[n];
+      ++st.nodes_visited;
+      const Relation rel = classify(shape, node.bounds);
+      if (rel == Relation::Outside) return Step::Skip;
+      if (rel == Relation::Inside) return report_subtree(n, fn, st) ? Step::Skip : Step::Stop;
+      for (const entry_type& e : node.entries) {
+        ++st.box_tests;
+        if (!overlaps(shape, e.box)) continue;
+        if (!hit(e, fn, st)) return Step::Stop;
+      }
+      return Step::Descend;
+    });
+  }
+
+  template <class Fn>
+  bool report_subtree(std::uint32_t top, Fn& fn, QueryStats& st) const {
+    bool go_on = true;
+    pool_.walk(top, top, [&](std::uint32_t n) {
+      if (n != top) ++st.nodes_visited;
+      for (const entry_type& e : pool_.nodes[n].entries)
+        if (!hit(e, fn, st)) {
+          go_on = false;
+          return Step::Stop;
+        }
+      return Step::Descend;
+    });
+    return go_on;
+  }
+
+  template <class Fn>
+  bool hit(const entry_type& e, Fn& fn, QueryStats& st) const {
+    ++st.hits;
+    if (detail::report_hit(fn, e.handle, *records_[e.handle.index_].value)) return true;
+    st.stopped = true;
+    return false;
+  }
+
+  // Leaves: walk the leaves the clamped query box overlaps; an object listed by several of them is reported by the
+  // one that owns the report point of its box and the query's box.
+  template <class Shape, class Fn>
+  void query_leaves(const Shape& shape, Fn& fn, QueryStats& st) const {
+    const box_type qbox = bounding_box(shape);
+    const box_type cq = clamped(qbox);
+    pool_.walk(0, 0, [&](std::uint32_t n) {
+      const Node& node = pool_.nodes[n];
+      ++st.nodes_visited;
+      if (!overlaps(node.cell, cq)) return Step::Skip;
+      for (const entry_type& e : node.entries) {
+        ++st.box_tests;
+        if (!overlaps(shape, e.box) || !owns(node.cell, report_point(e.box, qbox), config_.world)) continue;
+        if (!hit(e, fn, st)) return Step::Stop;
+      }
+      return Step::Descend;
+    });
+  }
+
+  // ---- pairs ----
+
+  template <class Fn>
+  bool report_pair(const entry_type& a, const entry_type& b, Fn& fn, PairStats& st) const {
+    ++st.pairs;
+    if (detail::call_and_continue(fn, a.handle, b.handle)) return true;
+    st.stopped = true;
+    return false;
+  }
+
+  // Loose and Parent: each entry is tested against the later entries of its node and against every node after
+  // its own in pre-order (its descendants, then the rest), pruned by node bounds; each pair is met once.
+  template <class Fn>
+  void pairs_nested(Fn& fn, PairStats& st) const {
+    bool go_on = true;
+    pool_.walk(0, 0, [&](std::uint32_t n) {
+      const Node& node = pool_.nodes[n];
+      ++st.nodes_visited;
+      for (std::size_t i = 0; i < node.entries.size() && go_on; ++i) {
+        const entry_type& a = node.entries[i];
+        for (std::size_t j = i + 1; j < node.entries.size() && go_on; ++j) {
+          ++st.box_tests;
+          if (overlaps(a.box, node.entries[j].box)) go_on = report_pair(a, node.entries[j], fn, st);
+        }
+        if (!go_on) break;
+        pool_.walk(n, 0, [&](std::uint32_t m) {
+          if (m == n) return Step::Descend;
+          const Node& other = pool_.nodes[m];
+          ++st.nodes_visited;
+          if (!overlaps(a.box, other.bounds)) return Step::Skip;
+          for (const entry_type& b : other.entries) {
+            ++st.box_tests;
+            if (overlaps(a.box, b.box) && !(go_on = report_pair(a, b, fn, st))) return Step::Stop;
+          }
+          return Step::Descend;
+        });
+      }
+      return go_on ? Step::Descend : Step::Stop;
+    });
+  }
+
+  // Leaves: all pairs within each leaf; a pair listed by several leaves is reported by the one owning its report
+  // point.
+  template <class Fn>
+  void pairs_in_leaves(Fn& fn, PairStats& st) const {
+    pool_.walk(0, 0, [&](std::uint32_t n) {
+      const Node& node = pool_.nodes[n];
+      ++st.nodes_visited;
+      const std::size_t count = node.entries.size();
+      for (std::size_t i = 0; i < count; ++i) {
+        const entry_type& a = node.entries[i];
+        for (std::size_t j = i + 1; j < count; ++j) {
+          const entry_type& b = node.entries[j];
+          ++st.box_tests;
+          if (!overlaps(a.box, b.box) || !owns(node.cell, report_point(a.box, b.box), config_.world)) continue;
+          if (!report_pair(a, b, fn, st)) return Step::Stop;
+        }
+      }
+      return Step::Descend;
+    });
+  }
+
+  Config<D, S> config_;
+  std::uint32_t tag_;
+  detail::NodePool<D, S> pool_;
+  std::vector<Record> records_;
+  std::vector<std::uint32_t> free_records_;
+  std::vector<Ref> refs_;
+  std::uint32_t free_ref_ = kNone;
+  std::size_t size_ = 0;
+  // Scratch for mutations (which have exclusive access), kept so that steady-state updates do not allocate.
+  std::vector<std::uint32_t> scratch_, touched_, blocks_, marks_;
+  std::uint32_t mark_stamp_ = 0;
+};
+
+/// A quadtree of T over scalar S.
+template <class T, class S = float>
+using QuadTree = Tree<2, T, S>;
+/// An octree of T over scalar S.
+template <class T, class S = float>
+using Octree = Tree<3, T, S>;
+
+}  // namespace quadrant
+
+#include "detail/validate.hpp"

@@ -1,0 +1,164 @@
+// Geometry: closed overlap, containment, union, distance and validation, for D = 2, 3 and float, double. Each
+// relation is checked against a per-axis interval oracle on random boxes with coordinates on a small integer
+// lattice, so touching and equal faces happen often.
+#include <quadrant/geometry.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+namespace {
+
+using namespace quadrant;
+
+template <int D_, class S_>
+struct Dim {
+  static constexpr int D = D_;
+  using S = S_;
+};
+using Dims = ::testing::Types<Dim<2, float>, Dim<2, double>, Dim<3, float>, Dim<3, double>>;
+
+template <class P>
+class GeometryTest : public ::testing::Test {};
+TYPED_TEST_SUITE(GeometryTest, Dims);
+
+template <int D, class S>
+Box<D, S> random_box(std::mt19937& rng) {
+  std::uniform_int_distribution<int> coord(-4, 4);
+  Box<D, S> b;
+  for (int i = 0; i < D; ++i) {
+    int a = coord(rng), c = coord(rng);
+    b.min[i] = static_cast<S>(std::min(a, c));
+    b.max[i] = static_cast<S>(std::max(a, c));
+  }
+  return b;
+}
+
+TYPED_TEST(GeometryTest, RelationsMatchPerAxisIntervals) {
+  constexpr int D = TypeParam::D;
+  using S = typename TypeParam::S;
+  std::mt19937 rng(12345);
+  int touching = 0;
+  for (int round = 0; round < 20000; ++round) {
+    SCOPED_TRACE(round);
+    const Box<D, S> a = random_box<D, S>(rng), b = random_box<D, S>(rng);
+    bool overlap = true, inside = true, touch = false;
+    for (int i = 0; i < D; ++i) {
+      overlap = overlap && !(a.max[i] < b.min[i] || b.max[i] < a.min[i]);
+      inside = inside && a.min[i] <= b.min[i] && b.max[i] <= a.max[i];
+      touch = touch || a.max[i] == b.min[i] || b.max[i] == a.min[i];
+    }
+    if (overlap && touch) ++touching;
+    EXPECT_EQ(overlaps(a, b), overlap);
+    EXPECT_EQ(overlaps(b, a), overlap);
+    EXPECT_EQ(contains(a, b), inside);
+    const Box<D, S> u = merge(a, b);
+    EXPECT_TRUE(contains(u, a) && contains(u, b));
+    for (int i = 0; i < D; ++i) {
+      EXPECT_EQ(u.min[i], std::min(a.min[i], b.min[i]));
+      EXPECT_EQ(u.max[i], std::max(a.max[i], b.max[i]));
+    }
+    if (overlap) {
+      const Box<D, S> x = intersection(a, b);
+      EXPECT_TRUE(is_valid(x));
+      EXPECT_TRUE(contains(a, x) && contains(b, x));
+    }
+    // Point relations and distance: a lattice point against box a.
+    Vec<D, S> p;
+    double d2 = 0;
+    bool in = true;
+    for (int i = 0; i < D; ++i) {
+      p[i] = static_cast<S>(std::uniform_int_distribution<int>(-6, 6)(rng));
+      const double lo = a.min[i], hi = a.max[i], v = p[i];
+      const double gap = v < lo ? lo - v : (v > hi ? v - hi : 0.0);
+      d2 += gap * gap;
+      in = in && lo <= v && v <= hi;
+    }
+    EXPECT_EQ(overlaps(a, p), in);
+    EXPECT_EQ(contains(a, p), in);
+    EXPECT_DOUBLE_EQ(static_cast<double>(distance_squared(p, a)), d2);
+    EXPECT_NEAR(static_cast<double>(distance(p, a)), std::sqrt(d2), 1e-5);
+    EXPECT_EQ(distance_squared(p, a) == 0, in);
+  }
+  EXPECT_GT(touching, 1000) << "the lattice must produce many touching pairs";
+}
+
+TYPED_TEST(GeometryTest, TouchingAndPointBoxesOverlap) {
+  constexpr int D = TypeParam::D;
+  using S = typename TypeParam::S;
+  Box<D, S> a{}, b{}, p{};
+  for (int i = 0; i < D; ++i) {
+    a.min[i] = 0;
+    a.max[i] = 1;
+    b.min[i] = 1;
+    b.max[i] = 2;
+    p.min[i] = p.max[i] = 1;
+  }
+  EXPECT_TRUE(overlaps(a, b));
+  EXPECT_TRUE(overlaps(a, p));
+  EXPECT_TRUE(overlaps(p, p));
+  EXPECT_TRUE(contains(a, p));
+  EXPECT_TRUE(contains(a, a));
+  b.min[0] = std::nextafter(S(1), S(2));
+  EXPECT_FALSE(overlaps(a, b));
+}
+
+TYPED_TEST(GeometryTest, ValidationRejectsNanInfiniteAndInvertedBoxes) {
+  constexpr int D = TypeParam::D;
+  using S = typename TypeParam::S;
+  Box<D, S> ok{};
+  for (int i = 0; i < D; ++i) ok.max[i] = 1;
+  EXPECT_TRUE(is_valid(ok));
+  EXPECT_NO_THROW(check_box(ok, "test"));
+  for (int axis = 0; axis < D; ++axis) {
+    for (S bad : {std::numeric_limits<S>::quiet_NaN(), std::numeric_limits<S>::infinity(),
+                  -std::numeric_limits<S>::infinity()}) {
+      Box<D, S> b = ok;
+      b.min[axis] = bad;
+      EXPECT_FALSE(is_valid(b));
+      EXPECT_THROW(check_box(b, "test"), std::invalid_argument);
+      b = ok;
+      b.max[axis] = bad;
+      EXPECT_FALSE(is_valid(b));
+      EXPECT_THROW(check_box(b, "test"), std::invalid_argument);
+    }
+    Box<D, S> inverted = ok;
+    inverted.min[axis] = 2;
+    EXPECT_FALSE(is_valid(inverted));
+    try {
+      check_box(inverted, "insert");
+      ADD_FAILURE() << "inverted box accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("min > max"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TYPED_TEST(GeometryTest, CenterAndExtentAreExact) {
+  constexpr int D = TypeParam::D;
+  using S = typename TypeParam::S;
+  std::mt19937 rng(7);
+  for (int round = 0; round < 1000; ++round) {
+    const Box<D, S> b = random_box<D, S>(rng);
+    const Vec<D, S> c = center(b), e = extent(b);
+    for (int i = 0; i < D; ++i) {
+      EXPECT_EQ(c[i], (b.min[i] + b.max[i]) / 2);  // lattice values: exact
+      EXPECT_EQ(e[i], b.max[i] - b.min[i]);
+    }
+    // A box far outside clamps onto the nearest face and keeps overlap with its clamp target.
+    const Box<D, S> cl = clamp(b, b);
+    EXPECT_EQ(cl, b);
+  }
+  // Centre of a huge box does not overflow.
+  Box<D, S> huge{};
+  for (int i = 0; i < D; ++i) {
+    huge.min[i] = -std::numeric_limits<S>::max();
+    huge.max[i] = std::numeric_limits<S>::max();
+  }
+  const Vec<D, S> c = center(huge);
+  for (int i = 0; i < D; ++i) EXPECT_TRUE(std::isfinite(c[i]));
+}
+
+}  // namespace

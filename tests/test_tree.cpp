@@ -1,0 +1,449 @@
+// Tree unit tests: the contract's edge cases (bad input leaves the tree unchanged, objects outside the world, many
+// objects on one point, precision limits, full trees, merging after churn, early stop) and the promise that
+// queries, pair walks, in-node moves and rebuilds after warm-up allocate nothing.
+#include <quadrant/quadrant.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <new>
+#include <random>
+#include <set>
+#include <unordered_set>
+#include <vector>
+
+// Counts every heap allocation of the process, so a test can assert that a block of code made none. GCC cannot
+// see that these replacements pair malloc with free consistently for every form of new and delete.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+namespace {
+std::atomic<long> g_allocations{0};
+}
+void* operator new(std::size_t size) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+
+using namespace quadrant;
+
+const Placement kPlacements[] = {Placement::Loose, Placement::Parent, Placement::Leaves};
+
+Config<2, float> config2(Placement placement, int threshold = 8, int depth = 8) {
+  Config<2, float> c;
+  c.world = {{0, 0}, {100, 100}};
+  c.placement = placement;
+  c.split_threshold = threshold;
+  c.max_depth = depth;
+  return c;
+}
+
+std::vector<int> found(const QuadTree<int>& tree, const auto& shape) {
+  std::vector<int> v;
+  tree.query(shape, [&](const int& x) { v.push_back(x); });
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+// A snapshot of everything observable, to prove a failed call changed nothing.
+struct Snapshot {
+  std::size_t size;
+  std::vector<int> all;
+  std::size_t pairs;
+  Stats stats;
+  bool operator==(const Snapshot& o) const {
+    return size == o.size && all == o.all && pairs == o.pairs && stats.nodes == o.stats.nodes &&
+           stats.references == o.stats.references && stats.depth == o.stats.depth;
+  }
+};
+Snapshot snapshot(const QuadTree<int>& t) {
+  std::size_t pairs = 0;
+  t.for_each_pair([&](Handle, Handle) { ++pairs; });
+  return {t.size(), found(t, Box2{{-1e9f, -1e9f}, {1e9f, 1e9f}}), pairs, t.stats()};
+}
+
+TEST(Config, BadConfigsThrowNamingTheField) {
+  auto expect_bad = [](Config<2, float> c, const char* word) {
+    try {
+      QuadTree<int> t(c);
+      ADD_FAILURE() << "accepted a bad config: " << word;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(word), std::string::npos) << e.what();
+    }
+  };
+  Config<2, float> c = config2(Placement::Loose);
+  c.max_depth = -1;
+  expect_bad(c, "max_depth");
+  c = config2(Placement::Loose);
+  c.split_threshold = -3;
+  expect_bad(c, "split_threshold");
+  c = config2(Placement::Loose);
+  c.min_node_size = -1;
+  expect_bad(c, "min_node_size");
+  c.min_node_size = std::numeric_limits<float>::quiet_NaN();
+  expect_bad(c, "min_node_size");
+  c = config2(Placement::Loose);
+  c.world = {{0, 0}, {0, 10}};
+  expect_bad(c, "empty");
+  c.world = {{0, 0}, {std::numeric_limits<float>::infinity(), 10}};
+  expect_bad(c, "infinite");
+  c.world = {{0, std::numeric_limits<float>::quiet_NaN()}, {1, 10}};
+  expect_bad(c, "NaN");
+  c = config2(Placement::Loose);
+  c.placement = static_cast<Placement>(42);
+  expect_bad(c, "placement");
+  c = config2(Placement::Loose, 0, 20);
+  expect_bad(c, "split_threshold 0");
+}
+
+TEST(Config, DefaultsAreTheDocumentedOnes) {
+  Config<3, double> c;
+  EXPECT_EQ(c.max_depth, 8);
+  EXPECT_EQ(c.split_threshold, 8);
+  EXPECT_EQ(c.min_node_size, 0.0);
+  EXPECT_EQ(c.placement, Placement::Loose);
+}
+
+TEST(Tree, BadInputThrowsAndChangesNothing) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(static_cast<int>(p));
+    QuadTree<int> tree(config2(p, 2));
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> u(-20, 120);
+    std::vector<Handle> handles;
+    for (int i = 0; i < 200; ++i) {
+      const float x = u(rng), y = u(rng);
+      handles.push_back(tree.insert({{x, y}, {x + 2, y + 3}}, i));
+    }
+    tree.erase(handles[5]);
+    const Handle stale = handles[5];
+    QuadTree<int> other(config2(p));
+    const Handle foreign = other.insert({{1, 1}, {2, 2}}, 0);
+    const Snapshot before = snapshot(tree);
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    const Box2 bad_boxes[] = {{{nan, 0}, {1, 1}}, {{0, 0}, {1, inf}}, {{0, -inf}, {1, 1}}, {{5, 0}, {1, 1}}};
+    for (const Box2& b : bad_boxes) {
+      EXPECT_THROW(tree.insert(b, 1), std::invalid_argument);
+      EXPECT_THROW(tree.move(handles[0], b), std::invalid_argument);
+      EXPECT_THROW(tree.query(b, [](const int&) {}), std::invalid_argument);
+    }
+    EXPECT_THROW(tree.query(Vec2{nan, 1}, [](const int&) {}), std::invalid_argument);
+    for (Handle h : {stale, foreign, Handle{}}) {
+      EXPECT_FALSE(tree.contains(h));
+      EXPECT_THROW(tree.erase(h), std::invalid_argument);
+      EXPECT_THROW(tree.move(h, {{0, 0}, {1, 1}}), std::invalid_argument);
+      EXPECT_THROW(tree.value(h), std::invalid_argument);
+      EXPECT_THROW(tree.bounds(h), std::invalid_argument);
+    }
+    EXPECT_TRUE(snapshot(tree) == before);
+    tree.validate();
+    // The stale slot is reused by the next insert with a new generation; the old handle stays stale.
+    const Handle again = tree.insert({{1, 1}, {2, 2}}, 99);
+    EXPECT_EQ(again.index(), stale.index());
+    EXPECT_NE(again, stale);
+    EXPECT_FALSE(tree.contains(stale));
+    EXPECT_EQ(tree.value(again), 99);
+  }
+}
+
+TEST(Tree, ObjectsOutsideTheWorldAreKeptAndFound) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(static_cast<int>(p));
+    QuadTree<int> tree(config2(p, 1));
+    tree.insert({{-50, -50}, {-40, -40}}, 1);     // wholly outside
+    tree.insert({{95, 95}, {130, 130}}, 2);          // straddles the world's corner
+    tree.insert({{1e6f, 1e6f}, {1e6f, 1e6f}}, 3);    // a point far away
+    tree.insert({{-1e7f, -1e7f}, {1e7f, 1e7f}}, 4);  // bigger than the world
+    for (int i = 0; i < 50; ++i) {
+      const float f = static_cast<float>(i);
+      tree.insert({{f, f}, {f + 1, f + 1}}, 10 + i);
+    }
+    tree.validate();
+    EXPECT_EQ(found(tree, Box2{{-45, -45}, {-44, -44}}), (std::vector<int>{1, 4}));
+    EXPECT_EQ(found(tree, Vec2{120, 120}), (std::vector<int>{2, 4}));
+    EXPECT_EQ(found(tree, Vec2{1e6f, 1e6f}), (std::vector<int>{3, 4}));
+    EXPECT_EQ(found(tree, Box2{{-100, 200}, {-90, 300}}), (std::vector<int>{4}));
+  }
+}
+
+TEST(Tree, ThousandsOnOnePointAtDeepMaxDepth) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(static_cast<int>(p));
+    QuadTree<int> tree(config2(p, 1, 64));
+    std::vector<Handle> handles;
+    for (int i = 0; i < 3000; ++i) handles.push_back(tree.insert({{37.5f, 12.25f}, {37.5f, 12.25f}}, i));
+    tree.insert({{50, 50}, {50, 50}}, -1);  // on every split line of the world's centre
+    tree.validate();
+    EXPECT_EQ(found(tree, Vec2{37.5f, 12.25f}).size(), 3000u);
+    EXPECT_EQ(found(tree, Vec2{50, 50}), (std::vector<int>{-1}));
+    std::size_t pairs = 0;
+    tree.for_each_pair([&](Handle, Handle) { ++pairs; });
+    EXPECT_EQ(pairs, 3000u * 2999u / 2);
+    EXPECT_LE(tree.stats().depth, 64);
+    for (Handle h : handles) tree.erase(h);
+    tree.validate();
+    EXPECT_EQ(tree.size(), 1u);
+  }
+}
+
+TEST(Tree, SplittingStopsWhereFloatCannotHalve) {
+  for (Placement p : kPlacements) {
+    Config<2, float> c = config2(p, 1, 200);
+    c.world = {{1, 1}, {std::nextafter(1.f, 2.f), std::nextafter(std::nextafter(1.f, 2.f), 2.f)}};
+    QuadTree<int> tree(c);
+    for (int i = 0; i < 100; ++i) tree.insert({c.world.min, c.world.max}, i);
+    tree.insert({c.world.min, c.world.min}, 100);
+    tree.validate();
+    EXPECT_LE(tree.stats().depth, 1);
+    EXPECT_EQ(found(tree, c.world.min).size(), 101u);
+  }
+}
+
+TEST(Tree, MinNodeSizeLimitsDepth) {
+  for (Placement p : kPlacements) {
+    Config<2, float> c = config2(p, 1, 30);
+    c.min_node_size = 10;  // 100 -> 50 -> 25 -> 12.5; 6.25 would be too small
+    QuadTree<int> tree(c);
+    std::mt19937 rng(9);
+    std::uniform_real_distribution<float> u(0, 99);
+    for (int i = 0; i < 500; ++i) {
+      const float x = u(rng), y = u(rng);
+      tree.insert({{x, y}, {x + 0.1f, y + 0.1f}}, i);
+    }
+    tree.validate();
+    EXPECT_EQ(tree.stats().depth, 3);
+    tree.for_each_node([](const NodeView<2, float>& n) {
+      EXPECT_GE(n.cell.max.x - n.cell.min.x, 10.f);
+      EXPECT_GE(n.cell.max.y - n.cell.min.y, 10.f);
+    });
+  }
+}
+
+TEST(Tree, FullTreeWhenThresholdIsZero) {
+  for (Placement p : kPlacements) {
+    QuadTree<int> quad(config2(p, 0, 4));
+    EXPECT_EQ(quad.stats().nodes, 1u + 4 + 16 + 64 + 256);
+    EXPECT_EQ(quad.stats().leaves, 256u);
+    Config<3, double> c3;
+    c3.world = {{0, 0, 0}, {8, 8, 8}};
+    c3.split_threshold = 0;
+    c3.max_depth = 3;
+    c3.placement = p;
+    Octree<int, double> oct(c3);
+    EXPECT_EQ(oct.stats().nodes, 1u + 8 + 64 + 512);
+    // Objects sink to the deepest node that takes them; emptying it keeps the full tree.
+    const Handle h = quad.insert({{1, 1}, {2, 2}}, 1);
+    int deepest = -1;
+    quad.for_each_node([&](const NodeView<2, float>& n) {
+      for (const auto& e : n.entries)
+        if (e.handle == h) deepest = n.depth;
+    });
+    EXPECT_EQ(deepest, 4);
+    quad.erase(h);
+    quad.validate();
+    EXPECT_EQ(quad.stats().nodes, 341u);
+    quad.insert({{1, 1}, {2, 2}}, 1);
+    quad.clear();
+    quad.validate();
+    EXPECT_EQ(quad.stats().nodes, 341u);
+  }
+}
+
+TEST(Tree, ChurnMergesEmptiedSubtrees) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(static_cast<int>(p));
+    QuadTree<int> tree(config2(p, 4, 12));
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> u(0, 99);
+    std::vector<Handle> handles;
+    for (int i = 0; i < 2000; ++i) {
+      const float x = u(rng), y = u(rng);
+      handles.push_back(tree.insert({{x, y}, {x + 0.5f, y + 0.5f}}, i));
+    }
+    EXPECT_GT(tree.stats().nodes, 100u);
+    // Move everything into one corner: the rest of the tree must fold away.
+    for (Handle h : handles) {
+      const float x = u(rng) / 50, y = u(rng) / 50;
+      tree.move(h, {{x, y}, {x + 0.01f, y + 0.01f}});
+    }
+    tree.validate();
+    // Everything now sits in [0, 2.1]^2. A cell that misses that corner has an empty subtree, so it must be a leaf
+    // (its subtree folded away) whose parent does reach the corner.
+    const Box2 occupied{{0, 0}, {2.1f, 2.1f}};
+    std::vector<Box2> cell_of(tree.stats().nodes * 2 + 8);
+    tree.for_each_node([&](const NodeView<2, float>& n) {
+      if (n.id >= cell_of.size()) cell_of.resize(n.id + 1);
+      cell_of[n.id] = n.cell;
+    });
+    std::size_t outside = 0;
+    tree.for_each_node([&](const NodeView<2, float>& n) {
+      if (overlaps(n.cell, occupied)) return;
+      ++outside;
+      EXPECT_TRUE(n.leaf && n.entries.empty()) << "node " << n.id << " outside the occupied corner";
+      EXPECT_TRUE(overlaps(cell_of[n.parent], occupied)) << "a whole empty subtree above node " << n.id;
+    });
+    EXPECT_GT(outside, 0u);
+    std::size_t inner_outside = 0;
+    tree.for_each_node([&](const NodeView<2, float>& n) {
+      if (!n.leaf && !overlaps(n.cell, occupied)) ++inner_outside;
+    });
+    EXPECT_EQ(inner_outside, 0u);
+    for (Handle h : handles) tree.erase(h);
+    tree.validate();
+    EXPECT_EQ(tree.stats().nodes, 1u);
+    EXPECT_TRUE(tree.empty());
+  }
+}
+
+TEST(Tree, MoveReportsNodeChanges) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(static_cast<int>(p));
+    QuadTree<int> tree(config2(p, 1, 4));
+    // Four objects, one per quadrant, so the root splits.
+    const Handle a = tree.insert({{10, 10}, {11, 11}}, 0);
+    tree.insert({{60, 10}, {61, 11}}, 1);
+    tree.insert({{10, 60}, {11, 61}}, 2);
+    tree.insert({{60, 60}, {61, 61}}, 3);
+    EXPECT_FALSE(tree.move(a, {{10.5f, 10.5f}, {11.5f, 11.5f}}));  // a nudge inside its cell
+    EXPECT_EQ(tree.bounds(a), (Box2{{10.5f, 10.5f}, {11.5f, 11.5f}}));
+    EXPECT_TRUE(tree.move(a, {{80, 80}, {81, 81}}));  // into another quadrant
+    EXPECT_EQ(found(tree, Vec2{80.5f, 80.5f}), (std::vector<int>{0}));
+    EXPECT_TRUE(found(tree, Vec2{10.7f, 10.7f}).empty());
+    tree.validate();
+  }
+}
+
+TEST(Tree, EarlyStopAndCallbackForms) {
+  for (Placement p : kPlacements) {
+    QuadTree<int> tree(config2(p, 2));
+    std::vector<Handle> handles;
+    for (int i = 0; i < 100; ++i) handles.push_back(tree.insert({{float(i % 10) * 10, float(i / 10) * 10}, {float(i % 10) * 10 + 12, float(i / 10) * 10 + 12}}, i));
+    int calls = 0;
+    QueryStats st = tree.query(Box2{{0, 0}, {100, 100}}, [&](Handle h, const int& v) {
+      EXPECT_EQ(tree.value(h), v);
+      return ++calls < 7;
+    });
+    EXPECT_EQ(calls, 7);
+    EXPECT_TRUE(st.stopped);
+    EXPECT_EQ(st.hits, 7u);
+    int pairs = 0;
+    PairStats ps = tree.for_each_pair([&](Handle x, Handle y) {
+      EXPECT_NE(x, y);
+      return ++pairs < 5;
+    });
+    EXPECT_EQ(pairs, 5);
+    EXPECT_TRUE(ps.stopped);
+    int nodes = 0;
+    tree.for_each_node([&](const NodeView<2, float>&) { return ++nodes < 3; });
+    EXPECT_EQ(nodes, 3);
+    int each = 0;
+    tree.for_each([&](Handle h, const int& v, const Box2& b) {
+      EXPECT_EQ(tree.value(h), v);
+      EXPECT_EQ(tree.bounds(h), b);
+      ++each;
+    });
+    EXPECT_EQ(each, 100);
+  }
+}
+
+TEST(Tree, HandlesHashCopyAndClear) {
+  QuadTree<int> tree(config2(Placement::Loose));
+  std::unordered_set<Handle> set;
+  std::vector<Handle> handles;
+  for (int i = 0; i < 100; ++i) {
+    handles.push_back(tree.insert({{float(i), 0}, {float(i), 0}}, i));
+    set.insert(handles.back());
+  }
+  EXPECT_EQ(set.size(), 100u);
+  EXPECT_TRUE(Handle{}.is_null());
+  QuadTree<int> copy = tree;
+  EXPECT_TRUE(copy.contains(handles[3]));
+  copy.value(handles[3]) = 1000;
+  EXPECT_EQ(tree.value(handles[3]), 3);
+  tree.clear();
+  tree.validate();
+  EXPECT_TRUE(tree.empty());
+  for (Handle h : handles) EXPECT_FALSE(tree.contains(h));
+  EXPECT_EQ(copy.size(), 100u);
+  copy.validate();
+}
+
+TEST(Tree, QueriesPairsAndSteadyFramesDoNotAllocate) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(static_cast<int>(p));
+    QuadTree<int> tree(config2(p, 4, 10));
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> u(0, 97);
+    std::vector<Box2> boxes;
+    for (int i = 0; i < 1000; ++i) {
+      const float x = u(rng), y = u(rng);
+      boxes.push_back({{x, y}, {x + 2, y + 2}});
+    }
+    std::vector<Handle> handles;
+    handles.reserve(boxes.size());
+    std::size_t hits = 0, pairs = 0;
+    // One game frame: rebuild, queries, all pairs, then every object nudged (some cross into other nodes).
+    auto frame = [&] {
+      tree.clear();
+      handles.clear();
+      for (std::size_t i = 0; i < boxes.size(); ++i) handles.push_back(tree.insert(boxes[i], int(i)));
+      std::mt19937 frame_rng(77);
+      for (int q = 0; q < 100; ++q) {
+        const float x = u(frame_rng), y = u(frame_rng);
+        tree.query(Box2{{x, y}, {x + 10, y + 10}}, [&](const int&) { ++hits; });
+        tree.query(Vec2{x, y}, [&](Handle, const int&) { ++hits; });
+      }
+      tree.for_each_pair([&](Handle, Handle) { ++pairs; });
+      for (Handle h : handles) {
+        Box2 b = tree.bounds(h);
+        b.min.x += 0.7f;
+        b.max.x += 0.7f;
+        tree.move(h, b);
+      }
+    };
+    frame();
+    frame();
+    const long before = g_allocations.load();
+    frame();  // the same frame again: every pool is warm
+    const long after = g_allocations.load();
+    EXPECT_EQ(after - before, 0) << "allocations in a warm frame";
+    EXPECT_GT(hits, 0u);
+    EXPECT_GT(pairs, 0u);
+  }
+}
+
+TEST(Tree, OctreeDoubleBasics) {
+  Config<3, double> c;
+  c.world = {{-10, -10, -10}, {10, 10, 10}};
+  c.split_threshold = 2;
+  for (Placement p : kPlacements) {
+    c.placement = p;
+    Octree<int, double> tree(c);
+    for (int i = 0; i < 64; ++i) {
+      const double x = i % 4 * 5 - 10, y = i / 4 % 4 * 5 - 10, z = i / 16 * 5 - 10;
+      tree.insert({{x, y, z}, {x + 5, y + 5, z + 5}}, i);  // a 4x4x4 lattice of touching cubes
+    }
+    tree.validate();
+    std::size_t count = 0;
+    tree.query(Vec<3, double>{-5, -5, -5}, [&](const int&) { ++count; });
+    EXPECT_EQ(count, 8u);  // a lattice corner touches 8 cubes
+    std::size_t pairs = 0;
+    tree.for_each_pair([&](Handle, Handle) { ++pairs; });
+    // Touching cubes on a 4x4x4 lattice: each pair of lattice cells within Chebyshev distance 1.
+    std::size_t expected = 0;
+    for (int a = 0; a < 64; ++a)
+      for (int b = a + 1; b < 64; ++b)
+        if (std::abs(a % 4 - b % 4) <= 1 && std::abs(a / 4 % 4 - b / 4 % 4) <= 1 && std::abs(a / 16 - b / 16) <= 1)
+          ++expected;
+    EXPECT_EQ(pairs, expected);
+  }
+}
+
+}  // namespace
