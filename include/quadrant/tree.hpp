@@ -151,11 +151,15 @@ class Tree {
     free_ref_ = detail::kNone;
     size_ = 0;
     if (config_.split_threshold == 0) {
-      for (auto& n : pool_.nodes) {
+      // The full tree stays; only occupied subtrees need emptying.
+      pool_.walk(0, 0, [&](std::uint32_t i) {
+        Node& n = pool_.nodes[i];
+        if (n.count == 0) return Step::Skip;
         n.entries.clear();
         n.entry_refs.clear();
         n.count = 0;
-      }
+        return Step::Descend;
+      });
       return;
     }
     pool_.clear_free_list();
@@ -558,8 +562,10 @@ class Tree {
     pool_.nodes[n].first_child = first;
   }
 
-  // Whether splitting leaf n would move anything: some object fits a child (Parent, Loose), or some object does
-  // not overlap every child (Leaves). A split that moves nothing only adds empty nodes.
+  // Whether splitting leaf n is worth it. Parent, Loose: some object would move into a child (otherwise the split
+  // only adds empty nodes). Leaves: the children would list at most fanout / 2 times the leaf's entries, i.e. the
+  // average child holds at most half the leaf. Without that bound, a leaf full of objects that cover it would split
+  // down to max_depth along every edge crossing it, multiplying entries at each level.
   bool split_helps(std::uint32_t n) const {
     const Node& node = pool_.nodes[n];
     box_type cells[fanout], bounds[fanout];
@@ -567,13 +573,15 @@ class Tree {
       cells[k] = child_cell(node.cell, k);
       bounds[k] = child_bounds(cells[k], node.bounds);
     }
-    for (const entry_type& e : node.entries) {
-      if (config_.placement == Placement::Leaves) {
+    if (config_.placement == Placement::Leaves) {
+      std::size_t listed = 0;
+      for (const entry_type& e : node.entries) {
         const box_type cb = clamped(e.box);
-        for (std::uint32_t k = 0; k < fanout; ++k)
-          if (!overlaps(cells[k], cb)) return true;
-        continue;
+        for (std::uint32_t k = 0; k < fanout; ++k) listed += overlaps(cells[k], cb) ? 1 : 0;
       }
+      return listed <= node.entries.size() * (fanout / 2);
+    }
+    for (const entry_type& e : node.entries) {
       const vec_type key = key_point(e.box);
       if (n == 0 && !overlaps(config_.world, key)) continue;
       std::uint32_t k = 0;
@@ -726,6 +734,7 @@ class Tree {
     pool_.walk(0, 0, [&](std::uint32_t n) {
       const Node& node = pool_.nodes[n];
       ++st.nodes_visited;
+      if (node.count == 0) return Step::Skip;
       const Relation rel = classify(shape, node.bounds);
       if (rel == Relation::Outside) return Step::Skip;
       if (rel == Relation::Inside) return report_subtree(n, fn, st) ? Step::Skip : Step::Stop;
@@ -770,7 +779,7 @@ class Tree {
     pool_.walk(0, 0, [&](std::uint32_t n) {
       const Node& node = pool_.nodes[n];
       ++st.nodes_visited;
-      if (!overlaps(node.cell, cq)) return Step::Skip;
+      if (node.count == 0 || !overlaps(node.cell, cq)) return Step::Skip;
       for (const entry_type& e : node.entries) {
         ++st.box_tests;
         if (!overlaps(shape, e.box) || !owns(node.cell, report_point(e.box, qbox), config_.world)) continue;
@@ -798,6 +807,7 @@ class Tree {
     pool_.walk(0, 0, [&](std::uint32_t n) {
       const Node& node = pool_.nodes[n];
       ++st.nodes_visited;
+      if (node.count == 0) return Step::Skip;
       for (std::size_t i = 0; i < node.entries.size() && go_on; ++i) {
         const entry_type& a = node.entries[i];
         for (std::size_t j = i + 1; j < node.entries.size() && go_on; ++j) {
@@ -809,7 +819,7 @@ class Tree {
           if (m == n) return Step::Descend;
           const Node& other = pool_.nodes[m];
           ++st.nodes_visited;
-          if (!overlaps(a.box, other.bounds)) return Step::Skip;
+          if (other.count == 0 || !overlaps(a.box, other.bounds)) return Step::Skip;
           for (const entry_type& b : other.entries) {
             ++st.box_tests;
             if (overlaps(a.box, b.box) && !(go_on = report_pair(a, b, fn, st))) return Step::Stop;
@@ -828,6 +838,7 @@ class Tree {
     pool_.walk(0, 0, [&](std::uint32_t n) {
       const Node& node = pool_.nodes[n];
       ++st.nodes_visited;
+      if (node.count == 0) return Step::Skip;
       const std::size_t count = node.entries.size();
       for (std::size_t i = 0; i < count; ++i) {
         const entry_type& a = node.entries[i];

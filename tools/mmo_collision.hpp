@@ -1,0 +1,358 @@
+// quadrant tool — scenario `mmo-collision`: the MMO article's collision test (seeds/000, Unity C#) reproduced.
+//
+// 300 boxes move and bounce in a 120 x 80 world; every frame the tree is brought up to date (rebuilt, as the
+// article does, or moved object by object), every overlapping pair is found with for_each_pair, and the article's
+// loop (query each object's own box) runs too. Both answers are checked against brute force on every frame, for
+// every placement, depth limit and split threshold; the counts show what the tree saves, beside the article's own
+// figures and its own tree (ported in article_tree.hpp) run on the same frames.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <quadrant/quadrant.hpp>
+
+#include "article_tree.hpp"
+#include "demo.hpp"
+
+namespace quadrant_tools::mmo {
+
+using quadrant::Box2;
+using quadrant::Handle;
+using quadrant::Placement;
+
+// The article's world (QTDemo.X_MIN .. Y_MAX) and defaults.
+inline constexpr float kWidth = 120, kHeight = 80;
+inline constexpr int kDefaultObjects = 300, kDefaultFrames = 120, kQuickFrames = 10;
+// The article's figures: 300 objects, traversal count at depth 0 and (about) at depth 4.
+inline constexpr int kArticleObjects = 300;
+
+struct Body {
+  float x, y, half_w, half_h, vx, vy;
+};
+
+inline Box2 box_of(const Body& b) { return Box2{{b.x - b.half_w, b.y - b.half_h}, {b.x + b.half_w, b.y + b.half_h}}; }
+
+// The article's QTElement.Update: when the next step would cross a wall, that velocity component turns first.
+inline void step(Body& b) {
+  if (b.x + b.vx - b.half_w < 0 || b.x + b.vx + b.half_w > kWidth) b.vx = -b.vx;
+  if (b.y + b.vy - b.half_h < 0 || b.y + b.vy + b.half_h > kHeight) b.vy = -b.vy;
+  b.x += b.vx;
+  b.y += b.vy;
+}
+
+/// Every frame's boxes, and the brute-force answer for each frame, computed once and shared by every run.
+struct Scene {
+  std::size_t objects = 0;
+  std::vector<Box2> initial;                       // as created (what the article's AddElement inserts)
+  std::vector<std::vector<Box2>> frames;           // after 1, 2, ... updates
+  std::vector<std::vector<std::uint64_t>> truth;   // per frame: sorted keys of the overlapping pairs
+  std::size_t brute_tests = 0;                     // per frame: n (n - 1) / 2
+};
+
+/// Side lengths: uniform in [1, 3] (the brief), or 1 or 2 with equal odds, which is what the article's
+/// UnityEngine.Random.Range(1, 3) returns: its int overload excludes the maximum.
+enum class Sides { Uniform1To3, Unity1Or2 };
+
+inline float side(Rng& rng, Sides sides) {
+  const double u = rng.uniform(1, 3);
+  return static_cast<float>(sides == Sides::Uniform1To3 ? u : (u < 2 ? 1.0 : 2.0));
+}
+
+inline Scene make_scene(int objects, int frames, std::uint64_t seed, Sides sides = Sides::Uniform1To3) {
+  Scene s;
+  s.objects = static_cast<std::size_t>(objects);
+  s.brute_tests = s.objects * (s.objects - 1) / 2;
+  Rng rng(seed);
+  std::vector<Body> bodies(s.objects);
+  for (Body& b : bodies) {
+    // Centre in [5, 115] x [5, 75], speed 0.05 .. 0.2 per axis with a random sign (the article's).
+    b.x = static_cast<float>(rng.uniform(5, kWidth - 5));
+    b.y = static_cast<float>(rng.uniform(5, kHeight - 5));
+    b.half_w = side(rng, sides) * 0.5f;
+    b.half_h = side(rng, sides) * 0.5f;
+    b.vx = static_cast<float>(rng.uniform(0.05, 0.2));
+    b.vy = static_cast<float>(rng.uniform(0.05, 0.2));
+    if (rng.coin()) b.vx = -b.vx;
+    if (rng.coin()) b.vy = -b.vy;
+    s.initial.push_back(box_of(b));
+  }
+  s.frames.resize(static_cast<std::size_t>(frames));
+  s.truth.resize(static_cast<std::size_t>(frames));
+  for (std::size_t f = 0; f < s.frames.size(); ++f) {
+    for (Body& b : bodies) step(b);
+    std::vector<Box2>& boxes = s.frames[f];
+    for (const Body& b : bodies) boxes.push_back(box_of(b));
+    // The reference: every i < j pair tested; generated in increasing key order, so already sorted.
+    for (std::uint32_t i = 0; i < s.objects; ++i)
+      for (std::uint32_t j = i + 1; j < s.objects; ++j)
+        if (quadrant::overlaps(boxes[i], boxes[j])) s.truth[f].push_back(pair_key(i, j));
+  }
+  return s;
+}
+
+enum class Update { Rebuild, Move };
+
+/// One configuration to run over every frame.
+struct Run {
+  Update update;
+  Placement placement;
+  int max_depth;
+  int split_threshold;
+};
+
+/// Per-frame averages of one run (ms: median).
+struct Result {
+  double pair_tests = 0, article_tests = 0, ms = 0;
+};
+
+inline const char* name_of(Placement p) {
+  switch (p) {
+    case Placement::Loose: return "Loose";
+    case Placement::Parent: return "Parent";
+    case Placement::Leaves: return "Leaves";
+  }
+  return "?";
+}
+inline const char* name_of(Update u) { return u == Update::Rebuild ? "rebuild" : "move"; }
+
+inline std::string describe(const Run& r) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%s %s max_depth %d split_threshold %d", name_of(r.update), name_of(r.placement),
+                r.max_depth, r.split_threshold);
+  return buf;
+}
+
+// Keeps the first few failure messages; counts the rest.
+struct Failures {
+  std::vector<std::string> shown;
+  std::size_t total = 0;
+  void add(std::string message) {
+    if (shown.size() < 20) shown.push_back(std::move(message));
+    ++total;
+  }
+};
+
+inline Result run(const Scene& scene, const Run& cfg, Failures& failures) {
+  using clock = std::chrono::steady_clock;
+  quadrant::Config<2, float> config;
+  config.world = Box2{{0, 0}, {kWidth, kHeight}};
+  config.max_depth = cfg.max_depth;
+  config.split_threshold = cfg.split_threshold;
+  config.placement = cfg.placement;
+  quadrant::QuadTree<std::uint32_t> tree(config);
+
+  const std::size_t n = scene.objects;
+  std::vector<Handle> handles(n);
+  // Handle::index() is dense, so a side array maps it back to the object id without a checked lookup.
+  std::vector<std::uint32_t> object_of_slot(n);
+  auto insert_all = [&](const std::vector<Box2>& boxes) {
+    for (std::uint32_t i = 0; i < n; ++i) {
+      handles[i] = tree.insert(boxes[i], i);
+      if (handles[i].index() >= object_of_slot.size()) object_of_slot.resize(handles[i].index() + 1);
+      object_of_slot[handles[i].index()] = i;
+    }
+  };
+  if (cfg.update == Update::Move) insert_all(scene.initial);
+
+  Result result;
+  std::vector<double> ms;
+  std::vector<std::uint64_t> found, article;
+  std::vector<std::uint32_t> frame_failures;
+  for (std::size_t f = 0; f < scene.frames.size(); ++f) {
+    const std::vector<Box2>& boxes = scene.frames[f];
+    found.clear();
+    const auto start = clock::now();
+    if (cfg.update == Update::Rebuild) {
+      tree.clear();
+      insert_all(boxes);
+    } else {
+      for (std::uint32_t i = 0; i < n; ++i) tree.move(handles[i], boxes[i]);
+    }
+    const quadrant::PairStats ps = tree.for_each_pair([&](Handle a, Handle b) {
+      found.push_back(pair_key(object_of_slot[a.index()], object_of_slot[b.index()]));
+    });
+    ms.push_back(std::chrono::duration<double, std::milli>(clock::now() - start).count());
+    result.pair_tests += static_cast<double>(ps.box_tests);
+
+    // The article's loop: each object asks for what overlaps its own box (and finds itself).
+    article.clear();
+    std::size_t self_hits = 0;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const quadrant::QueryStats qs = tree.query(boxes[i], [&](const std::uint32_t& j) {
+        if (j == i) ++self_hits;
+        else article.push_back(pair_key(i, j));
+      });
+      result.article_tests += static_cast<double>(qs.box_tests);
+    }
+
+    std::sort(found.begin(), found.end());
+    std::sort(article.begin(), article.end());
+    const std::string pair_diff = compare_pairs(found, scene.truth[f], 1);
+    std::string article_diff = compare_pairs(article, scene.truth[f], 2);
+    if (self_hits != n) {
+      if (!article_diff.empty()) article_diff += "; ";
+      article_diff += std::to_string(n - std::min(n, self_hits)) + " objects did not find themselves";
+    }
+    if (!pair_diff.empty())
+      failures.add(describe(cfg) + ", frame " + std::to_string(f) + ": for_each_pair vs brute force: " + pair_diff);
+    if (!article_diff.empty())
+      failures.add(describe(cfg) + ", frame " + std::to_string(f) + ": article loop vs brute force: " + article_diff);
+  }
+  try {
+    tree.validate();
+  } catch (const std::exception& e) {
+    failures.add(describe(cfg) + ": validate() after the last frame: " + e.what());
+  }
+  const double frames = static_cast<double>(scene.frames.size());
+  result.pair_tests /= frames;
+  result.article_tests /= frames;
+  result.ms = median(ms);
+  return result;
+}
+
+/// The article's own tree on the same frames: mean Retrieve candidates per frame, summed over objects (self
+/// included), the article's 遍历次数. Its pairs are checked against brute force too, to vouch for the port.
+inline double run_article_tree(const Scene& scene, int depth, Failures& failures) {
+  ArticleQuadTree tree(Box2{{0, 0}, {kWidth, kHeight}}, depth);
+  std::vector<ArticleQuadTree::AABB> boxes(scene.objects);
+  std::vector<std::uint32_t> candidates;
+  std::vector<std::uint64_t> pairs;
+  double total = 0;
+  for (std::size_t f = 0; f < scene.frames.size(); ++f) {
+    tree.clear();
+    for (std::uint32_t i = 0; i < scene.objects; ++i) {
+      boxes[i] = ArticleQuadTree::AABB::of(scene.frames[f][i]);
+      tree.insert(i, boxes[i]);
+    }
+    pairs.clear();
+    for (std::uint32_t i = 0; i < scene.objects; ++i) {
+      candidates.clear();
+      tree.retrieve(boxes[i], candidates);
+      total += static_cast<double>(candidates.size());
+      for (std::uint32_t j : candidates)
+        if (j > i && quadrant::overlaps(scene.frames[f][i], scene.frames[f][j])) pairs.push_back(pair_key(i, j));
+    }
+    std::sort(pairs.begin(), pairs.end());
+    const std::string diff = compare_pairs(pairs, scene.truth[f], 1);
+    if (!diff.empty())
+      failures.add("article's tree (port) depth " + std::to_string(depth) + ", frame " + std::to_string(f) + ": " +
+                   diff);
+  }
+  return total / static_cast<double>(scene.frames.size());
+}
+
+// The article's figure for a depth limit, or "" where it gives none.
+inline const char* article_says(std::size_t objects, int depth) {
+  if (objects != kArticleObjects) return "";
+  if (depth == 0) return "90000";
+  if (depth == 4) return "~6500";
+  return "";
+}
+
+inline void print_update_table(const Scene& scene, Update update, const std::vector<int>& depths,
+                               const std::vector<int>& thresholds, Failures& failures) {
+  if (update == Update::Rebuild)
+    std::printf("update = rebuild: every frame clear(), then insert() every object (the article's way)\n");
+  else
+    std::printf("update = move: insert() once, then every frame move() every object to its new box\n");
+  Line line;
+  line.add("%-9s %5s", "", "");
+  for (int t : thresholds) {
+    char head[48];
+    std::snprintf(head, sizeof head, "split_threshold %d%s", t, t == 0 ? " (full tree)" : " (default)");
+    line.add(" | %-33s", head);
+  }
+  line.add(" |").print();
+  line.add("%-9s %5s", "placement", "depth");
+  for (std::size_t k = 0; k < thresholds.size(); ++k) line.add(" | %10s %13s %8s", "pair tests", "article tests", "ms");
+  line.add(" | %s", "article says").print();
+  for (Placement p : {Placement::Loose, Placement::Parent, Placement::Leaves}) {
+    for (int depth : depths) {
+      line.add("%-9s %5d", name_of(p), depth);
+      for (int t : thresholds) {
+        const Result r = run(scene, Run{update, p, depth, t}, failures);
+        line.add(" | %10.0f %13.0f %8.3f", r.pair_tests, r.article_tests, r.ms);
+      }
+      line.add(" | %s", article_says(scene.objects, depth)).print();
+      std::fflush(stdout);
+    }
+  }
+  std::printf("\n");
+}
+
+/// `quadrant demo --scenario mmo-collision`.
+inline bool run_demo(const DemoOptions& opt) {
+  const int objects = opt.objects_set ? opt.objects : kDefaultObjects;
+  const int frames = opt.frames_set ? opt.frames : (opt.quick ? kQuickFrames : kDefaultFrames);
+  const std::vector<int> depths = opt.quick ? std::vector<int>{0, 2, 4} : std::vector<int>{0, 1, 2, 3, 4, 5, 6};
+  const std::vector<int> thresholds{0, 8};
+  // Every frame's boxes are kept in memory.
+  if (static_cast<long long>(objects) * frames > 10'000'000)
+    throw std::invalid_argument("mmo-collision: objects x frames must be at most 10000000 (every frame is kept)");
+  const Scene scene = make_scene(objects, frames, opt.seed);
+  Failures failures;
+
+  double pairs = 0;
+  for (const auto& t : scene.truth) pairs += static_cast<double>(t.size());
+  pairs /= static_cast<double>(frames);
+
+  std::printf("== mmo-collision: the MMO article's collision test (seeds/000, Unity C#) ==\n");
+  std::printf("%d boxes (sides uniform in [1, 3]) moving 0.05..0.2 per axis per frame, bouncing off the walls of a\n"
+              "%g x %g world; %d frames, seed %llu. Per frame, each tree finds every overlapping pair with\n"
+              "for_each_pair and runs the article's loop (every object queries its own box); both are checked\n"
+              "against brute force, as sets, on every frame.\n\n",
+              objects, static_cast<double>(kWidth), static_cast<double>(kHeight), frames,
+              static_cast<unsigned long long>(opt.seed));
+  std::printf("Counts are per frame, averaged over the frames:\n"
+              "  brute force    every i < j pair tested: %d x %d / 2 = %zu box tests; %.1f overlapping pairs found\n"
+              "  pair tests     PairStats::box_tests of for_each_pair: object-object tests to report each pair once\n"
+              "  article tests  sum over objects of QueryStats::box_tests of query(its own box), self-test included;\n"
+              "                 the article's 遍历次数 (traversal count) sums the candidates its Retrieve returned,\n"
+              "                 self included (300 x 300 = 90000 at depth 0, ~6500 at depth 4)\n"
+              "  ms             median over frames of tree update + for_each_pair (the only non-deterministic column)\n"
+              "  depth          Config::max_depth (root = 0), the article's DepthMax\n\n",
+              objects, objects - 1, scene.brute_tests, pairs);
+
+  // The article's tree on this scene, and on the same scene with the sides its code really draws.
+  const Scene unity_sides = make_scene(objects, frames, opt.seed, Sides::Unity1Or2);
+  std::printf("The article's own tree (its C# Insert / Retrieve ported), on the same frames: Retrieve candidates\n");
+  Line line;
+  line.add("%-28s", "depth");
+  for (int d : depths) line.add(" %7d", d);
+  line.print();
+  line.add("%-28s", "article's tree, sides [1, 3]");
+  for (int d : depths) line.add(" %7.0f", run_article_tree(scene, d, failures));
+  line.print();
+  line.add("%-28s", "article's tree, sides 1 or 2");
+  for (int d : depths) line.add(" %7.0f", run_article_tree(unity_sides, d, failures));
+  line.print();
+  if (static_cast<std::size_t>(objects) == kArticleObjects) {
+    line.add("%-28s", "article says");
+    for (int d : depths) line.add(" %7s", article_says(scene.objects, d));
+    line.print();
+  }
+  std::printf("(The article draws sides with UnityEngine.Random.Range(1, 3), whose int overload returns 1 or 2;\n"
+              " the second row uses such sides. Everything below uses sides uniform in [1, 3].)\n\n");
+
+  print_update_table(scene, Update::Rebuild, depths, thresholds, failures);
+  print_update_table(scene, Update::Move, depths, thresholds, failures);
+
+  for (const std::string& m : failures.shown) std::printf("MISMATCH %s\n", m.c_str());
+  if (failures.total > failures.shown.size())
+    std::printf("... and %zu more mismatches\n", failures.total - failures.shown.size());
+  if (failures.total == 0) {
+    std::printf("mmo-collision: OK (all frames agree with brute force)\n");
+    return true;
+  }
+  std::printf("mmo-collision: FAILED (%zu mismatches with brute force or validate())\n", failures.total);
+  return false;
+}
+
+}  // namespace quadrant_tools::mmo
