@@ -10,6 +10,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <numeric>
@@ -562,10 +563,31 @@ class Tree {
     pool_.nodes[n].first_child = first;
   }
 
+  // Whether a clamped box occupies part of a cell rather than merely touching it: on each axis where the box has
+  // extent it overlaps the cell's interior; on each axis where it is flat, the cell owns its coordinate. Under
+  // Leaves a box is listed by every leaf it touches (boxes are closed), but only the leaves it occupies count
+  // towards splitting: a split can never separate boxes from a face they touch, and counting them would refine the
+  // tree along that face down to max_depth.
+  bool occupies(const box_type& cb, const box_type& cell) const {
+    for (int i = 0; i < D; ++i) {
+      const S lo = cell.min[i], hi = cell.max[i];
+      if (cb.min[i] < cb.max[i]) {
+        if (!(cb.min[i] < hi && cb.max[i] > lo)) return false;
+      } else if (!(lo <= cb.min[i] && (cb.min[i] < hi || (cb.min[i] == hi && hi == config_.world.max[i])))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   // Whether splitting leaf n is worth it. Parent, Loose: some object would move into a child (otherwise the split
-  // only adds empty nodes). Leaves: the children would list at most fanout / 2 times the leaf's entries, i.e. the
-  // average child holds at most half the leaf. Without that bound, a leaf full of objects that cover it would split
-  // down to max_depth along every edge crossing it, multiplying entries at each level.
+  // only adds empty nodes). Leaves: more than split_threshold objects occupy the leaf, and the split separates them
+  // at a bounded price:
+  //  * the children are occupied at most fanout / 2 times as often as the leaf (the average child holds at most
+  //    half): objects that cover the leaf are not copied into every child at every level;
+  //  * the objects do not all occupy the same two or more children: boxes sharing an edge or a face stay together
+  //    in every child along it, and splitting there would refine that edge down to max_depth. (All in the same one
+  //    child is allowed: a cluster separates deeper down.)
   bool split_helps(std::uint32_t n) const {
     const Node& node = pool_.nodes[n];
     box_type cells[fanout], bounds[fanout];
@@ -574,12 +596,22 @@ class Tree {
       bounds[k] = child_bounds(cells[k], node.bounds);
     }
     if (config_.placement == Placement::Leaves) {
-      std::size_t listed = 0;
+      std::size_t occupying = 0, in_children = 0;
+      std::uint32_t first_mask = 0;
+      bool all_same = true;
       for (const entry_type& e : node.entries) {
         const box_type cb = clamped(e.box);
-        for (std::uint32_t k = 0; k < fanout; ++k) listed += overlaps(cells[k], cb) ? 1 : 0;
+        if (!occupies(cb, node.cell)) continue;
+        std::uint32_t mask = 0;
+        for (std::uint32_t k = 0; k < fanout; ++k)
+          if (occupies(cb, cells[k])) mask |= 1u << k;
+        in_children += static_cast<std::size_t>(std::popcount(mask));
+        if (occupying++ == 0) first_mask = mask;
+        else all_same = all_same && mask == first_mask;
       }
-      return listed <= node.entries.size() * (fanout / 2);
+      if (occupying <= static_cast<std::size_t>(config_.split_threshold)) return false;
+      if (in_children > occupying * (fanout / 2)) return false;
+      return !all_same || std::popcount(first_mask) == 1;
     }
     for (const entry_type& e : node.entries) {
       const vec_type key = key_point(e.box);
