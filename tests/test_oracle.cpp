@@ -184,6 +184,13 @@ class Oracle {
     objects_.clear();
     index_.clear();
   }
+  /// The same object under a new handle (the tree it lives in was copy-assigned).
+  void rebind(Handle from, Handle to) {
+    const std::size_t i = index_.at(from);
+    index_.erase(from);
+    index_[to] = i;
+    objects_[i].handle = to;
+  }
   const Object* find(Handle h) const {
     auto it = index_.find(h);
     return it == index_.end() ? nullptr : &objects_[it->second];
@@ -479,11 +486,11 @@ void check_structure(const Tree<D, Item, S>& tree, const Oracle<D, S>& oracle, c
     int depth;
     bool leaf;
     Box<D, S> cell, bounds;
-    std::vector<quadrant::Entry<D, S>> entries;
+    std::vector<quadrant::Entry<D, S>> items;
   };
   std::vector<Snap> nodes;
   tree.for_each_node([&](const NodeView<D, S>& v) {
-    nodes.push_back(Snap{v.id, v.parent, v.depth, v.leaf, v.cell, v.bounds, {v.entries.begin(), v.entries.end()}});
+    nodes.push_back(Snap{v.id, v.parent, v.depth, v.leaf, v.cell, v.bounds, {v.items.begin(), v.items.end()}});
   });
   const int levels = oracle_levels(cfg);
   std::unordered_map<std::uint32_t, std::vector<std::size_t>> children;
@@ -497,7 +504,7 @@ void check_structure(const Tree<D, Item, S>& tree, const Oracle<D, S>& oracle, c
       for (int i = 0; i < D; ++i)
         EXPECT_GE(n.cell.max[i] - n.cell.min[i], cfg.min_node_size) << "node " << n.id << " below min_node_size";
     }
-    for (const auto& e : n.entries) {
+    for (const auto& e : n.items) {
       ++references;
       ++listed[e.handle];
       const auto* o = oracle.find(e.handle);
@@ -521,7 +528,7 @@ void check_structure(const Tree<D, Item, S>& tree, const Oracle<D, S>& oracle, c
       std::vector<std::uint64_t> expected, got;
       for (const auto& o : oracle.objects())
         if (oracle_overlap(n.cell, oracle_clamp(o.box, cfg.world))) expected.push_back(o.item.id);
-      for (const auto& e : n.entries)
+      for (const auto& e : n.items)
         if (const auto* o = oracle.find(e.handle)) got.push_back(o->item.id);
       std::sort(expected.begin(), expected.end());
       std::sort(got.begin(), got.end());
@@ -538,7 +545,7 @@ void check_structure(const Tree<D, Item, S>& tree, const Oracle<D, S>& oracle, c
       for (const Snap& n : nodes) {
         if (n.leaf) continue;
         for (std::size_t c : children[n.id]) {
-          for (const auto& e : n.entries) {
+          for (const auto& e : n.items) {
             EXPECT_FALSE(oracle_inside(nodes[c].cell, e.box))
                 << "Placement::Parent keeps " << str(e.box) << " in node " << n.id << " although its child "
                 << nodes[c].id << " " << str(nodes[c].cell) << " contains it";
@@ -1163,7 +1170,7 @@ class Fuzzer {
   std::vector<std::uint32_t> nodes_listing(Handle h) const {
     std::vector<std::uint32_t> ids;
     tree_->for_each_node([&](const NodeView<D, S>& v) {
-      for (const auto& e : v.entries)
+      for (const auto& e : v.items)
         if (e.handle == h) {
           ids.push_back(v.id);
           break;
@@ -1320,22 +1327,36 @@ class Fuzzer {
     EXPECT_EQ(tree_->stats().nodes, expected_nodes) << "clear() leaves a tree of the wrong size";
   }
 
-  // A copy is independent of the original and answers to its handles; continue with it (copy-assigned).
+  // A copy is independent of the original and refuses its handles (handle_at maps them by slot); continue with
+  // it, copy-assigned into the tree under test, whose handles are then remapped the same way.
   void do_copy() {
     count_op();
     TreeT copy(*tree_);
     expect_valid(copy);
-    check_query(copy, oracle_, full_box(), Form::HandleBool);
+    // The oracle knows the original's handles, so the copy is checked by the values it reports.
+    check_query(copy, oracle_, full_box(), Form::ValueBool);
     if (oracle_.size() == 0) return;
     const Handle h = pick_live();
-    copy.erase(h);
+    EXPECT_FALSE(copy.contains(h)) << "a copy accepted a handle of the original";
+    const Handle hc = copy.handle_at(h.index());
+    ASSERT_TRUE(copy.contains(hc));
+    EXPECT_EQ(copy.value(hc).id, tree_->value(h).id);
+    copy.erase(hc);
     expect_valid(copy);
-    EXPECT_FALSE(copy.contains(h));
+    EXPECT_FALSE(copy.contains(hc));
     EXPECT_TRUE(tree_->contains(h)) << "erasing from a copy changed the original";
     expect_valid(*tree_);
     *tree_ = copy;
+    EXPECT_FALSE(tree_->contains(h)) << "a copy-assigned tree accepted its old handles";
     oracle_.remove(h);
     note_stale(h);
+    for (const auto& o : std::vector<typename Oracle<D, S>::Object>(oracle_.objects())) {
+      const Handle mapped = tree_->handle_at(o.handle.index());
+      ASSERT_TRUE(tree_->contains(mapped));
+      EXPECT_EQ(tree_->value(mapped).id, o.item.id);
+      note_stale(o.handle);
+      oracle_.rebind(o.handle, mapped);
+    }
     after_mutation();
     check_accessors(*tree_, oracle_);
   }

@@ -101,6 +101,10 @@ TEST(Config, BadConfigsThrowNamingTheField) {
   expect_bad(c, "placement");
   c = config2(Placement::Loose, 0, 20);
   expect_bad(c, "split_threshold 0");
+  Config<3, float> oct;
+  oct.world = {{0, 0, 0}, {1, 1, 1}};
+  oct.split_threshold = 0;  // with the default max_depth 8: 19 million nodes, refused before allocating
+  EXPECT_THROW(Octree<int>{oct}, std::invalid_argument);
 }
 
 TEST(Config, DefaultsAreTheDocumentedOnes) {
@@ -242,7 +246,7 @@ TEST(Tree, FullTreeWhenThresholdIsZero) {
     const Handle h = quad.insert({{1, 1}, {2, 2}}, 1);
     int deepest = -1;
     quad.for_each_node([&](const NodeView<2, float>& n) {
-      for (const auto& e : n.entries)
+      for (const auto& e : n.items)
         if (e.handle == h) deepest = n.depth;
     });
     EXPECT_EQ(deepest, 4);
@@ -286,7 +290,7 @@ TEST(Tree, ChurnMergesEmptiedSubtrees) {
     tree.for_each_node([&](const NodeView<2, float>& n) {
       if (overlaps(n.cell, occupied)) return;
       ++outside;
-      EXPECT_TRUE(n.leaf && n.entries.empty()) << "node " << n.id << " outside the occupied corner";
+      EXPECT_TRUE(n.leaf && n.items.empty()) << "node " << n.id << " outside the occupied corner";
       EXPECT_TRUE(overlaps(cell_of[n.parent], occupied)) << "a whole empty subtree above node " << n.id;
     });
     EXPECT_GT(outside, 0u);
@@ -353,8 +357,8 @@ TEST(Tree, EarlyStopAndCallbackForms) {
   }
 }
 
-TEST(Tree, HandlesHashCopyAndClear) {
-  QuadTree<int> tree(config2(Placement::Loose));
+TEST(Tree, HandlesHashCopyMoveAndClear) {
+  QuadTree<int> tree(config2(Placement::Loose, 2));
   std::unordered_set<Handle> set;
   std::vector<Handle> handles;
   for (int i = 0; i < 100; ++i) {
@@ -363,16 +367,60 @@ TEST(Tree, HandlesHashCopyAndClear) {
   }
   EXPECT_EQ(set.size(), 100u);
   EXPECT_TRUE(Handle{}.is_null());
+  EXPECT_TRUE(tree.handle_at(1000).is_null());
+
+  // A copy is another tree: the original's handles are foreign there; handle_at maps them by slot.
   QuadTree<int> copy = tree;
-  EXPECT_TRUE(copy.contains(handles[3]));
-  copy.value(handles[3]) = 1000;
-  EXPECT_EQ(tree.value(handles[3]), 3);
-  tree.clear();
-  tree.validate();
-  EXPECT_TRUE(tree.empty());
-  for (Handle h : handles) EXPECT_FALSE(tree.contains(h));
-  EXPECT_EQ(copy.size(), 100u);
   copy.validate();
+  EXPECT_FALSE(copy.contains(handles[3]));
+  EXPECT_THROW(copy.erase(handles[3]), std::invalid_argument);
+  const Handle in_copy = copy.handle_at(handles[3].index());
+  ASSERT_TRUE(copy.contains(in_copy));
+  copy.value(in_copy) = 1000;
+  EXPECT_EQ(tree.value(handles[3]), 3);
+  // After divergence, equal-looking inserts in both trees never alias each other.
+  const Handle a = tree.insert({{1, 1}, {1, 1}}, -1), b = copy.insert({{1, 1}, {1, 1}}, -2);
+  EXPECT_NE(a, b);
+  EXPECT_FALSE(copy.contains(a));
+  EXPECT_FALSE(tree.contains(b));
+
+  // A move keeps the handles valid in the destination and leaves an empty, usable source.
+  QuadTree<int> moved = std::move(tree);
+  moved.validate();
+  EXPECT_TRUE(moved.contains(handles[7]));
+  EXPECT_EQ(moved.value(handles[7]), 7);
+  EXPECT_EQ(tree.size(), 0u);  // NOLINT(bugprone-use-after-move): the moved-from state is specified
+  EXPECT_FALSE(tree.contains(handles[7]));
+  tree.validate();
+  EXPECT_TRUE(found(tree, Box2{{-1e9f, -1e9f}, {1e9f, 1e9f}}).empty());
+  const Handle fresh = tree.insert({{5, 5}, {6, 6}}, 5);
+  EXPECT_EQ(found(tree, Vec2{5.5f, 5.5f}), (std::vector<int>{5}));
+  EXPECT_FALSE(moved.contains(fresh));
+  tree.validate();
+  QuadTree<int>& alias = moved;
+  moved = std::move(alias);  // self-move keeps everything
+  EXPECT_TRUE(moved.contains(handles[7]));
+  moved.validate();
+  tree = copy;  // copy-assignment: the old handle of tree is refused, the copy's contents arrive
+  EXPECT_FALSE(tree.contains(fresh));
+  EXPECT_EQ(tree.size(), copy.size());
+  tree.validate();
+
+  moved.clear();
+  moved.validate();
+  EXPECT_TRUE(moved.empty());
+  for (Handle h : handles) EXPECT_FALSE(moved.contains(h));
+  EXPECT_EQ(copy.size(), 101u);
+  copy.validate();
+
+  // A moved-from full tree (split_threshold 0) rebuilds its grid on the next insert.
+  QuadTree<int> full(config2(Placement::Parent, 0, 3));
+  QuadTree<int> taken = std::move(full);
+  EXPECT_EQ(taken.stats().nodes, 85u);
+  full.validate();
+  full.insert({{1, 1}, {2, 2}}, 1);
+  full.validate();
+  EXPECT_EQ(full.stats().nodes, 85u);
 }
 
 TEST(Tree, QueriesPairsAndSteadyFramesDoNotAllocate) {

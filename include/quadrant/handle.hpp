@@ -1,4 +1,4 @@
-// quadrant — Handle: the name of an object stored in a Tree, and the small result types of the tree's walks.
+// quadrant — Handle: the name of an object stored in a Tree.
 //
 // Threads: plain values; copy them freely between threads.
 #pragma once
@@ -16,7 +16,9 @@ class Tree;
 /// Names one object in one Tree. Opaque, 12 bytes, copyable, comparable and hashable.
 /// A default-constructed Handle names nothing. A handle goes stale when its object is erased or the tree cleared;
 /// a stale handle, or one from another tree, is rejected by every Tree member (`contains` answers false, the
-/// others throw std::invalid_argument). A copy of a tree answers to the handles of the original.
+/// others throw std::invalid_argument). A copy of a tree is another tree: it refuses the original's handles
+/// (`copy.handle_at(h.index())` names the same object in the copy). A moved-to tree keeps the handles.
+/// The generation is 32 bits: a slot reused 2^32 times accepts an ancient handle again.
 class Handle {
  public:
   /// The null handle: names nothing, `contains` is false for it in every tree.
@@ -40,33 +42,6 @@ class Handle {
   std::uint32_t index_ = kNull;
   std::uint32_t generation_ = 0;
   std::uint32_t owner_ = 0;
-};
-
-/// What one query did: the seeds' "traversal counts".
-struct QueryStats {
-  std::size_t nodes_visited = 0;  ///< nodes whose bounds were tested or entered
-  std::size_t box_tests = 0;      ///< object boxes tested against the query shape
-  std::size_t hits = 0;           ///< objects reported to the callback
-  bool stopped = false;           ///< the callback returned false
-};
-
-/// What one `for_each_pair` did.
-struct PairStats {
-  std::size_t nodes_visited = 0;  ///< nodes whose bounds were tested or entered
-  std::size_t box_tests = 0;      ///< object-object box tests
-  std::size_t pairs = 0;          ///< overlapping pairs reported
-  bool stopped = false;           ///< the callback returned false
-};
-
-/// The shape of a tree at one moment (see Tree::stats).
-struct Stats {
-  std::size_t nodes = 0;       ///< live nodes, the root included
-  std::size_t leaves = 0;      ///< live nodes without children
-  int depth = 0;               ///< deepest live node (root = 0)
-  std::size_t objects = 0;     ///< objects stored
-  std::size_t references = 0;  ///< node entries: = objects except under Placement::Leaves, where one object
-                               ///< may be listed by several leaves
-  std::size_t bytes = 0;       ///< heap memory held (pools, entry arrays, free lists), capacity included
 };
 
 namespace detail {

@@ -27,21 +27,10 @@
 #include "detail/node_pool.hpp"
 #include "geometry.hpp"
 #include "handle.hpp"
+#include "node_view.hpp"
+#include "stats.hpp"
 
 namespace quadrant {
-
-/// A read-only look at one node, as `Tree::for_each_node` passes it. Valid only during the callback.
-template <int D, class S>
-struct NodeView {
-  Box<D, S> cell;                       ///< the node's cell (children halve it)
-  Box<D, S> bounds;                     ///< what the node's objects lie in: the cell, grown under Placement::Loose,
-                                        ///< and everything at the root (objects outside the world live there)
-  int depth = 0;                        ///< root = 0
-  bool leaf = true;                     ///< no children
-  std::uint32_t id = 0;                 ///< node index in the pool (root = 0); reused after merges
-  std::uint32_t parent = 0;             ///< parent's id; the root's is ~0u
-  std::span<const Entry<D, S>> entries; ///< the objects this node lists (box and handle)
-};
 
 /// The spatial index: objects of type T with D-dimensional boxes of scalar S. See the file comment for threads.
 template <int D, class T, class S = float>
@@ -50,16 +39,16 @@ class Tree {
   static_assert(std::is_floating_point_v<S>, "quadrant: the scalar type must be float or double");
 
  public:
-  using box_type = Box<D, S>;
-  using vec_type = Vec<D, S>;
-  using value_type = T;
-  using entry_type = Entry<D, S>;
-  using node_view = NodeView<D, S>;
+  using box_type = Box<D, S>;         ///< an object's box
+  using vec_type = Vec<D, S>;         ///< a point
+  using value_type = T;               ///< what each object carries
+  using entry_type = Entry<D, S>;     ///< an object as a node lists it (NodeView::items)
+  using node_view = NodeView<D, S>;   ///< what for_each_node passes
   /// Children per node: 4 for a quadtree, 8 for an octree.
   static constexpr std::uint32_t fanout = 1u << D;
 
   /// An empty tree over `config`. Throws std::invalid_argument for a bad Config (see check_config), and for a
-  /// split_threshold of 0 whose full tree would need more than 2^31 nodes. O(1), or O(full tree) for threshold 0.
+  /// split_threshold of 0 whose full tree would need more than 2^24 nodes. O(1), or O(full tree) for threshold 0.
   explicit Tree(const Config<D, S>& config) : config_(config), tag_(detail::next_tree_tag()) {
     check_config(config);
     if (config.split_threshold == 0) check_full_tree_size();
@@ -67,16 +56,65 @@ class Tree {
     if (config.split_threshold == 0) build_full_tree();
   }
 
+  /// A deep copy holding the same objects at the same handle indices. It is another tree: it refuses the
+  /// original's handles; `handle_at(h.index())` names h's object in the copy. O(size + nodes).
+  Tree(const Tree& other)
+      : config_(other.config_), tag_(detail::next_tree_tag()), pool_(other.pool_), records_(other.records_),
+        free_records_(other.free_records_), refs_(other.refs_), free_ref_(other.free_ref_), size_(other.size_) {
+    retag_entries();
+  }
+  /// Replaces the contents with a deep copy of `other`; this tree's old handles are refused afterwards.
+  Tree& operator=(const Tree& other) {
+    if (this != &other) {
+      Tree copy(other);  // has a fresh tag already
+      *this = std::move(copy);
+    }
+    return *this;
+  }
+  /// Takes `other`'s objects, memory and handles (they stay valid, now naming objects of this tree). `other` is
+  /// left an empty tree with the same Config and new handles. Allocates only the moved-from tree's root.
+  Tree(Tree&& other) noexcept
+      : config_(other.config_), tag_(other.tag_), pool_(std::move(other.pool_)), records_(std::move(other.records_)),
+        free_records_(std::move(other.free_records_)), refs_(std::move(other.refs_)), free_ref_(other.free_ref_),
+        size_(other.size_) {
+    other.reset_after_move();
+  }
+  /// Takes `other`'s objects, memory and handles; this tree's old handles are refused afterwards.
+  Tree& operator=(Tree&& other) noexcept {
+    if (this != &other) {
+      config_ = other.config_;
+      tag_ = other.tag_;
+      pool_ = std::move(other.pool_);
+      records_ = std::move(other.records_);
+      free_records_ = std::move(other.free_records_);
+      refs_ = std::move(other.refs_);
+      free_ref_ = other.free_ref_;
+      size_ = other.size_;
+      other.reset_after_move();
+    }
+    return *this;
+  }
+  ~Tree() = default;
+
   /// The configuration the tree was built with.
   const Config<D, S>& config() const noexcept { return config_; }
 
   /// Stores `value` with `box`; returns its handle. Throws std::invalid_argument (tree unchanged) when the box has a
   /// NaN or infinite coordinate or min > max. Amortised O(depth), plus a split when a leaf overflows.
+  /// Exception safety of every mutation: bad input throws before anything changes; if memory runs out
+  /// (std::bad_alloc, std::length_error) the tree may only be destroyed or assigned to.
   Handle insert(const box_type& box, T value) {
     check_box(box, "insert");
+    // A tree left empty by a move builds its full tree on first use.
+    if (config_.split_threshold == 0 && pool_.nodes[0].first_child == kNone) build_full_tree();
     const std::uint32_t id = allocate_record();
     Record& rec = records_[id];
-    rec.value.emplace(std::move(value));
+    try {
+      rec.value.emplace(std::move(value));
+    } catch (...) {
+      free_records_.push_back(id);
+      throw;
+    }
     rec.box = box;
     ++size_;
     place(id);
@@ -120,6 +158,13 @@ class Tree {
   bool contains(Handle h) const noexcept {
     return h.owner_ == tag_ && h.index_ < records_.size() && records_[h.index_].value.has_value() &&
            records_[h.index_].generation == h.generation_;
+  }
+
+  /// The handle of the object in slot `index` (see Handle::index), or a null Handle when the slot is free or out
+  /// of range. Maps a handle of the tree this one was copied from to the same object here. O(1).
+  Handle handle_at(std::uint32_t index) const noexcept {
+    if (index >= records_.size() || !records_[index].value) return Handle{};
+    return Handle(index, records_[index].generation, tag_);
   }
 
   /// The object's box. Throws std::invalid_argument for a bad handle. The reference lives until the next mutation.
@@ -274,7 +319,24 @@ class Tree {
     return b;
   }
 
-  bool is_leaf(std::uint32_t n) const { return pool_.nodes[n].first_child == kNone; }
+  // Entries carry full handles; a tree with a new tag rewrites them.
+  void retag_entries() {
+    for (Node& n : pool_.nodes)
+      for (entry_type& e : n.entries) e.handle.owner_ = tag_;
+  }
+
+  // The state a moved-from tree is left in: empty, valid, with its own tag. A full tree (threshold 0) is rebuilt
+  // on the next insert.
+  void reset_after_move() noexcept {
+    tag_ = detail::next_tree_tag();
+    pool_ = detail::NodePool<D, S>{};
+    pool_.reset_to_root(config_.world, everything());
+    records_.clear();
+    free_records_.clear();
+    refs_.clear();
+    free_ref_ = kNone;
+    size_ = 0;
+  }
 
   node_view view(std::uint32_t n) const {
     const Node& node = pool_.nodes[n];
@@ -361,6 +423,8 @@ class Tree {
     }
     node.entries.pop_back();
     node.entry_refs.pop_back();
+    // A leaf back under the threshold may split again as soon as it overflows.
+    if (node.entries.size() <= static_cast<std::size_t>(config_.split_threshold)) node.retry_at = 0;
   }
 
   void add_count(std::uint32_t n, std::int64_t delta) {
@@ -414,14 +478,19 @@ class Tree {
     return true;
   }
 
-  // The child of n whose cell owns p (children must exist; p must lie in n's cell).
-  std::uint32_t child_owning(std::uint32_t n, const vec_type& p) const {
-    const Node& node = pool_.nodes[n];
-    const box_type& lower = pool_.nodes[node.first_child].cell;
+  // Which child of a cell owns p: bit i is set when p is at or beyond the split on axis i. `lower` is child 0's
+  // cell, whose max corner is the split point.
+  static std::uint32_t child_index(const box_type& lower, const vec_type& p) {
     std::uint32_t k = 0;
     for (int i = 0; i < D; ++i)
       if (p[i] >= lower.max[i]) k |= 1u << i;
-    return node.first_child + k;
+    return k;
+  }
+
+  // The child of n whose cell owns p (children must exist; p must lie in n's cell).
+  std::uint32_t child_owning(std::uint32_t n, const vec_type& p) const {
+    const std::uint32_t first = pool_.nodes[n].first_child;
+    return first + child_index(pool_.nodes[first].cell, p);
   }
 
   // ---- placement: Parent and Loose (one node per object) ----
@@ -616,9 +685,7 @@ class Tree {
     for (const entry_type& e : node.entries) {
       const vec_type key = key_point(e.box);
       if (n == 0 && !overlaps(config_.world, key)) continue;
-      std::uint32_t k = 0;
-      for (int i = 0; i < D; ++i)
-        if (key[i] >= cells[0].max[i]) k |= 1u << i;
+      const std::uint32_t k = child_index(cells[0], key);
       if (fits(cells[k], bounds[k], e.box)) return true;
     }
     return false;
@@ -744,10 +811,12 @@ class Tree {
     }
     double nodes = 0, level_nodes = 1;
     for (int d = 0; d <= levels; ++d, level_nodes *= fanout) nodes += level_nodes;
-    if (nodes > double{1u << 31})
-      throw std::invalid_argument("quadrant: split_threshold 0 builds the full tree down to max_depth " +
-                                  std::to_string(levels) + ", which needs " + std::to_string(nodes) +
-                                  " nodes (more than 2^31); lower max_depth or raise min_node_size");
+    // 2^24 nodes is already about 2 GB for an octree; beyond that a full tree is a mistake, not a grid.
+    if (nodes > double{1u << 24})
+      throw std::invalid_argument("quadrant: split_threshold 0 builds the full tree down to depth " +
+                                  std::to_string(levels) + ": " + std::to_string(static_cast<long long>(nodes)) +
+                                  " nodes, about " + std::to_string(static_cast<long long>(nodes * sizeof(Node) / 1e6)) +
+                                  " MB (the limit is 2^24 nodes); lower max_depth or raise min_node_size");
   }
 
   void build_full_tree() {

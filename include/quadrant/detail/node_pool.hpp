@@ -13,18 +13,7 @@
 
 #include "../geometry.hpp"
 #include "../handle.hpp"
-
-namespace quadrant {
-
-/// One object as a node lists it: its box (copied here so a node's objects are tested without indirection) and
-/// its handle.
-template <int D, class S>
-struct Entry {
-  Box<D, S> box;
-  Handle handle;
-};
-
-}  // namespace quadrant
+#include "../node_view.hpp"
 
 namespace quadrant::detail {
 
@@ -89,6 +78,7 @@ class NodePool {
       n.parent = kNone;
       n.first_child = kNone;
       n.count = 0;
+      n.retry_at = 0;
       n.entries.clear();
       n.entry_refs.clear();
     }
