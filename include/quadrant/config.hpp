@@ -33,10 +33,12 @@ struct Config {
   Box<D, S> world;
   /// The deepest level a node may have; the root is depth 0. Must be >= 0.
   int max_depth = 8;
-  /// A leaf splits when it holds more entries than this. 0 builds the full tree down to max_depth at once and
-  /// never merges (the fixed grid of the TypeScript article). Must be >= 0.
+  /// A leaf may split once it holds more entries than this (it does when the split separates them; see
+  /// docs/core.md). 0 builds the full tree down to max_depth at once and never merges (the fixed grid of the
+  /// TypeScript article; at most 2^24 nodes). Must be >= 0.
   int split_threshold = 8;
-  /// A cell is split only when its children's sides are all at least this long. Must be finite and >= 0.
+  /// No node is smaller than this: a cell is split only when its children's sides are all at least this long
+  /// (the Lua article's minimum node width and height). Must be finite and >= 0.
   S min_node_size = 0;
   /// Where objects are kept (see Placement).
   Placement placement = Placement::Loose;

@@ -23,7 +23,8 @@ struct Vec;
 template <class S>
 struct Vec<2, S> {
   static_assert(std::is_floating_point_v<S>, "quadrant: the scalar type must be float or double");
-  S x, y;
+  S x;  ///< axis 0
+  S y;  ///< axis 1
   /// Axis i (0 = x, 1 = y). i outside [0, 2) is a programming error (not checked).
   constexpr S& operator[](int i) noexcept { return i == 0 ? x : y; }
   /// Axis i (0 = x, 1 = y), read only.
@@ -36,7 +37,9 @@ struct Vec<2, S> {
 template <class S>
 struct Vec<3, S> {
   static_assert(std::is_floating_point_v<S>, "quadrant: the scalar type must be float or double");
-  S x, y, z;
+  S x;  ///< axis 0
+  S y;  ///< axis 1
+  S z;  ///< axis 2
   /// Axis i (0 = x, 1 = y, 2 = z). i outside [0, 3) is a programming error (not checked).
   constexpr S& operator[](int i) noexcept { return i == 0 ? x : (i == 1 ? y : z); }
   /// Axis i, read only.
@@ -49,7 +52,8 @@ struct Vec<3, S> {
 /// Valid when every coordinate is finite and min[i] <= max[i] on every axis (see `is_valid`).
 template <int D, class S = float>
 struct Box {
-  Vec<D, S> min, max;
+  Vec<D, S> min;  ///< lowest corner
+  Vec<D, S> max;  ///< highest corner
   /// Exact equality of both corners.
   friend constexpr bool operator==(const Box&, const Box&) = default;
 };

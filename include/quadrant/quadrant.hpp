@@ -1,7 +1,12 @@
 // quadrant — umbrella header: everything a user needs.
+//
+// Threads: const members of a Tree may run concurrently with each other; insert, erase, move, clear and
+// assignment need exclusive access. Geometry functions are pure.
 #pragma once
 
 #include "config.hpp"
 #include "geometry.hpp"
 #include "handle.hpp"
+#include "node_view.hpp"
+#include "stats.hpp"
 #include "tree.hpp"

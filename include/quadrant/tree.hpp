@@ -134,7 +134,8 @@ class Tree {
     merge_touched();
   }
 
-  /// Gives the object a new box. O(1) while it stays in its node(s); otherwise it is relocated and emptied
+  /// Gives the object a new box. O(1) while it stays in its node (Loose, Parent; under Leaves a walk over the
+  /// leaves it touches checks they are the same); otherwise it is relocated and emptied
   /// subtrees merge. Returns true when the node(s) holding the object changed. Throws std::invalid_argument (tree
   /// unchanged) for a bad handle or box.
   bool move(Handle h, const box_type& box) {
@@ -289,8 +290,8 @@ class Tree {
     return s;
   }
 
-  /// Checks every invariant of the tree and throws std::logic_error naming the first one broken. O(n log n);
-  /// a debugging aid, called after every mutation by the tests.
+  /// Checks every invariant of the tree and throws std::logic_error naming the first one broken. A debugging aid
+  /// (the tests call it after every mutation): O(nodes + objects × depth), more under Leaves; it allocates.
   void validate() const;
 
  private:
