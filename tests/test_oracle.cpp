@@ -573,14 +573,7 @@ constexpr std::array<ConfigKind, 8> kConfigs = {ConfigKind::Depth0,     ConfigKi
 constexpr std::array<Scene, 6> kScenes = {Scene::Uniform, Scene::Outside,   Scene::Huge,
                                           Scene::Points,  Scene::Clustered, Scene::Touching};
 
-const char* name_of(Placement p) {
-  switch (p) {
-    case Placement::Loose: return "Loose";
-    case Placement::Parent: return "Parent";
-    case Placement::Leaves: return "Leaves";
-  }
-  return "?";
-}
+const char* name_of(Placement p) { return quadrant::to_string(p); }
 const char* name_of(ConfigKind c) {
   switch (c) {
     case ConfigKind::Depth0: return "Depth0";

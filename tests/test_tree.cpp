@@ -107,6 +107,13 @@ TEST(Config, BadConfigsThrowNamingTheField) {
   EXPECT_THROW(Octree<int>{oct}, std::invalid_argument);
 }
 
+TEST(Config, PlacementNames) {
+  EXPECT_STREQ(to_string(Placement::Loose), "Loose");
+  EXPECT_STREQ(to_string(Placement::Parent), "Parent");
+  EXPECT_STREQ(to_string(Placement::Leaves), "Leaves");
+  EXPECT_STREQ(to_string(static_cast<Placement>(9)), "?");
+}
+
 TEST(Config, DefaultsAreTheDocumentedOnes) {
   Config<3, double> c;
   EXPECT_EQ(c.max_depth, 8);

@@ -112,14 +112,7 @@ struct Result {
   double pair_tests = 0, article_tests = 0, ms = 0;
 };
 
-inline const char* name_of(Placement p) {
-  switch (p) {
-    case Placement::Loose: return "Loose";
-    case Placement::Parent: return "Parent";
-    case Placement::Leaves: return "Leaves";
-  }
-  return "?";
-}
+inline const char* name_of(Placement p) { return quadrant::to_string(p); }
 inline const char* name_of(Update u) { return u == Update::Rebuild ? "rebuild" : "move"; }
 
 inline std::string describe(const Run& r) {

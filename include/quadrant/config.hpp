@@ -25,6 +25,16 @@ enum class Placement {
   Leaves,
 };
 
+/// The placement's name as spelled in code ("Loose", "Parent", "Leaves"); "?" for a value outside the enum.
+constexpr const char* to_string(Placement placement) noexcept {
+  switch (placement) {
+    case Placement::Loose: return "Loose";
+    case Placement::Parent: return "Parent";
+    case Placement::Leaves: return "Leaves";
+  }
+  return "?";
+}
+
 /// The shape of a tree. Every field is checked by the Tree constructor (see `check_config`).
 template <int D, class S = float>
 struct Config {
