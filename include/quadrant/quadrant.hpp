@@ -7,6 +7,7 @@
 #include "config.hpp"
 #include "geometry.hpp"
 #include "handle.hpp"
+#include "neighbor.hpp"
 #include "node_view.hpp"
 #include "stats.hpp"
 #include "tree.hpp"

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <numeric>
@@ -27,8 +28,10 @@
 #include "detail/node_pool.hpp"
 #include "geometry.hpp"
 #include "handle.hpp"
+#include "neighbor.hpp"
 #include "node_view.hpp"
 #include "stats.hpp"
+#include "detail/scratch.hpp"
 
 namespace quadrant {
 
@@ -99,12 +102,15 @@ class Tree {
   /// The configuration the tree was built with.
   const Config<D, S>& config() const noexcept { return config_; }
 
-  /// Stores `value` with `box`; returns its handle. Throws std::invalid_argument (tree unchanged) when the box has a
-  /// NaN or infinite coordinate or min > max. Amortised O(depth), plus a split when a leaf overflows.
+  /// Stores `value` with `box` in the layers `layers` (a mask: queries, rays, nearest and pairs given a mask see
+  /// the object when the two share a bit); returns its handle. Throws std::invalid_argument (tree unchanged) when
+  /// the box has a NaN or infinite coordinate or min > max, or `layers` is 0 (no query could ever see it).
+  /// Amortised O(depth), plus a split when a leaf overflows.
   /// Exception safety of every mutation: bad input throws before anything changes; if memory runs out
   /// (std::bad_alloc, std::length_error) the tree may only be destroyed or assigned to.
-  Handle insert(const box_type& box, T value) {
+  Handle insert(const box_type& box, T value, std::uint32_t layers = ~0u) {
     check_box(box, "insert");
+    check_layers(layers, "insert");
     // A tree left empty by a move builds its full tree on first use.
     if (config_.split_threshold == 0 && pool_.nodes[0].first_child == kNone) build_full_tree();
     const std::uint32_t id = allocate_record();
@@ -116,6 +122,7 @@ class Tree {
       throw;
     }
     rec.box = box;
+    rec.layers = layers;
     ++size_;
     place(id);
     return Handle(id, rec.generation, tag_);
@@ -177,6 +184,23 @@ class Tree {
   /// The object's value, read only.
   const T& value(Handle h) const { return *records_[checked(h, "value")].value; }
 
+  /// The object's layer mask. Throws std::invalid_argument for a bad handle. O(1).
+  std::uint32_t layers(Handle h) const { return records_[checked(h, "layers")].layers; }
+
+  /// Gives the object a new layer mask (non-zero). Throws std::invalid_argument (tree unchanged) for a bad handle
+  /// or a zero mask. O(depth) per node listing the object; allocates nothing.
+  void set_layers(Handle h, std::uint32_t layers) {
+    const std::uint32_t id = checked(h, "set_layers");
+    check_layers(layers, "set_layers");
+    Record& rec = records_[id];
+    rec.layers = layers;
+    for (std::uint32_t r = rec.ref; r != kNone; r = refs_[r].next) {
+      pool_.nodes[refs_[r].node].entries[refs_[r].slot].layers = layers;
+      add_layers(refs_[r].node, layers);
+      refresh_layers(refs_[r].node);
+    }
+  }
+
   /// Objects stored.
   std::size_t size() const noexcept { return size_; }
   /// True when no object is stored.
@@ -205,6 +229,7 @@ class Tree {
         n.entries.clear();
         n.entry_refs.clear();
         n.count = 0;
+        n.layers = 0;
         return Step::Descend;
       });
       return;
@@ -220,33 +245,101 @@ class Tree {
     pool_.reset_to_root(config_.world, everything());
   }
 
-  /// Calls fn for every object whose box overlaps `shape` (a Box or a point Vec; closed: touching counts), each
-  /// once. fn takes (Handle, const T&) or (const T&) and returns void, or bool where false stops the query. Exact:
-  /// never reports a mere candidate. Allocates nothing. fn must not mutate the tree. Throws std::invalid_argument
-  /// for an invalid shape.
+  /// Calls fn for every object in `layers` (sharing a bit with the mask) whose box overlaps `shape`, each once.
+  /// `shape` is any query shape of geometry.hpp of this dimension: a Box, a point Vec, Circle, Ring, Ellipse,
+  /// Sector, OrientedBox, ConvexPolygon, Segment (2D); Sphere, Frustum, Segment (3D). Closed: touching counts.
+  /// Exact: never reports a mere candidate (a Frustum is as exact as its plane test; see Frustum). fn takes
+  /// (Handle, const T&) or (const T&) and returns void, or bool where false stops the query. Subtrees outside the
+  /// shape or without the layers are skipped; under Loose and Parent a subtree wholly inside the shape is reported
+  /// without testing its objects. Under Leaves the walk covers the leaves under the shape's bounding box.
+  /// Allocates nothing. fn must not mutate the tree. Throws std::invalid_argument for an invalid shape.
   template <class Shape, class Fn>
-  QueryStats query(const Shape& shape, Fn&& fn) const {
+  QueryStats query(const Shape& shape, Fn&& fn, std::uint32_t layers = ~0u) const {
+    static_assert(std::is_same_v<decltype(bounding_box(shape)), box_type>,
+                  "quadrant: the query shape's dimension or scalar type differs from the tree's");
     check_shape(shape);
     QueryStats st;
     if (config_.placement == Placement::Leaves) {
-      query_leaves(shape, fn, st);
+      query_leaves(shape, fn, layers, st);
     } else {
-      query_nested(shape, fn, st);
+      query_nested(shape, fn, layers, st);
     }
     return st;
   }
 
-  /// Calls fn(Handle a, Handle b) once for every unordered pair of distinct objects whose boxes overlap (touching
-  /// counts). fn returns void, or bool where false stops. Allocates nothing; fn must not mutate the tree.
+  /// Calls fn(Handle a, Handle b) once for every unordered pair of distinct objects in `layers` whose boxes overlap
+  /// (touching counts); objects outside the mask take no part. fn returns void, or bool where false stops.
+  /// Allocates nothing; fn must not mutate the tree.
   template <class Fn>
-  PairStats for_each_pair(Fn&& fn) const {
+  PairStats for_each_pair(Fn&& fn, std::uint32_t layers = ~0u) const {
     PairStats st;
     if (config_.placement == Placement::Leaves) {
-      pairs_in_leaves(fn, st);
+      pairs_in_leaves(fn, layers, st);
     } else {
-      pairs_nested(fn, st);
+      pairs_nested(fn, layers, st);
     }
     return st;
+  }
+
+  /// Walks `segment` from a to b and calls fn(Handle, const T&, S t) for every object in `layers` whose box it
+  /// crosses, nearest first: t in [0, 1] is the fraction where the segment enters the box (0 when a is inside).
+  /// Equal fractions come in handle-index order. fn returns void, or bool where false stops — the nearest hit alone
+  /// costs one call and visits only the nodes in front of it. Best-first over nodes and objects; allocates nothing
+  /// once warm (a per-thread heap reused by later casts). fn must not mutate the tree. Throws
+  /// std::invalid_argument for a segment with a NaN or infinite coordinate.
+  template <class Fn>
+  QueryStats raycast(const Segment<D, S>& segment, Fn&& fn, std::uint32_t layers = ~0u) const;
+
+  /// The k objects in `layers` nearest to `point` within `max_distance` (inclusive), nearest first; distance is
+  /// from the point to the box, 0 inside it; equal distances in handle-index order. Best-first: visits the nodes
+  /// nearer than the k-th answer, not every object. Throws std::invalid_argument for a non-finite point or a
+  /// negative or NaN max_distance. Allocates the returned vector; see the overload that fills one you keep.
+  std::vector<Neighbor<S>> nearest(const vec_type& point, std::size_t k,
+                                   S max_distance = std::numeric_limits<S>::infinity(),
+                                   std::uint32_t layers = ~0u) const {
+    std::vector<Neighbor<S>> out;
+    nearest(point, k, out, max_distance, layers);
+    return out;
+  }
+  /// As above, into `out` (cleared first): allocates nothing once `out` and the per-thread heap are warm.
+  void nearest(const vec_type& point, std::size_t k, std::vector<Neighbor<S>>& out,
+               S max_distance = std::numeric_limits<S>::infinity(), std::uint32_t layers = ~0u) const {
+    out.clear();
+    if (k == 0) {
+      check_nearest_args(point, max_distance);
+      return;
+    }
+    for_each_nearest(
+        point,
+        [&](Handle h, const T&, S distance) {
+          out.push_back(Neighbor<S>{h, distance});
+          return out.size() < k;
+        },
+        max_distance, layers);
+  }
+  /// Calls fn(Handle, const T&, S distance) for the objects in `layers` within `max_distance` of `point`, nearest
+  /// first, until fn returns false (an incremental nearest-neighbour search: ask for more as you need them).
+  /// Costs and errors as `nearest`.
+  template <class Fn>
+  QueryStats for_each_nearest(const vec_type& point, Fn&& fn, S max_distance = std::numeric_limits<S>::infinity(),
+                              std::uint32_t layers = ~0u) const;
+
+  /// Calls fn(const NodeView&) for every leaf whose cell overlaps `shape` (closed; any query shape), in pre-order:
+  /// the TypeScript seed's findNodesIn*. With skip_empty, subtrees holding no object are skipped. Cells wholly
+  /// inside the shape are reported without a test. fn returns void, or bool where false stops. Allocates nothing.
+  /// Throws std::invalid_argument for an invalid shape.
+  template <class Shape, class Fn>
+  void query_nodes(const Shape& shape, Fn&& fn, bool skip_empty = true) const;
+
+  /// The leaf whose cell holds `point` (a point on a face shared by two cells belongs to the upper one, except on
+  /// the world's upper faces). O(depth). Throws std::invalid_argument for a non-finite point or one outside the
+  /// world (no cell holds it; objects there live at the root).
+  node_view locate(const vec_type& point) const {
+    check_point(point, "locate");
+    if (!overlaps(config_.world, point)) throw std::invalid_argument("quadrant: locate: point outside the world");
+    std::uint32_t n = 0;
+    while (pool_.nodes[n].first_child != kNone) n = child_owning(n, point);
+    return view(n);
   }
 
   /// Calls fn(const NodeView&) for every node in pre-order (a parent before its children, children in order).
@@ -303,6 +396,7 @@ class Tree {
     std::optional<T> value;  // empty while the slot is free
     box_type box{};
     std::uint32_t generation = 0;
+    std::uint32_t layers = ~0u;
     std::uint32_t ref = kNone;  // first reference; Placement::Leaves chains one per leaf
   };
   // Where one entry of an object sits; doubly linked per object so a leaf's entry can be dropped in O(1).
@@ -341,8 +435,14 @@ class Tree {
 
   node_view view(std::uint32_t n) const {
     const Node& node = pool_.nodes[n];
-    return node_view{node.cell, node.bounds, node.depth, node.first_child == kNone, n, node.parent,
-                     std::span<const entry_type>(node.entries)};
+    return node_view{node.cell,   node.bounds, node.depth, node.first_child == kNone,
+                     n,           node.parent, std::span<const entry_type>(node.entries),
+                     node.count,  node.layers};
+  }
+
+  static void check_layers(std::uint32_t layers, const char* what) {
+    if (layers == 0)
+      throw std::invalid_argument(std::string("quadrant: ") + what + ": layer mask is 0 (no query could see the object)");
   }
 
   // ---- handles and records ----
@@ -433,6 +533,26 @@ class Tree {
       pool_.nodes[n].count = static_cast<std::uint32_t>(pool_.nodes[n].count + delta);
   }
 
+  // Adds layer bits to n and its ancestors; an ancestor that has them already has them all the way up.
+  void add_layers(std::uint32_t n, std::uint32_t bits) {
+    for (; n != kNone && (pool_.nodes[n].layers & bits) != bits; n = pool_.nodes[n].parent)
+      pool_.nodes[n].layers |= bits;
+  }
+
+  // Recomputes the layer unions from n upwards after an entry left n. A node whose union comes out unchanged ends
+  // the climb; the scan of a node stops as soon as it has found every bit it had (the common case: one entry).
+  void refresh_layers(std::uint32_t n) {
+    for (; n != kNone; n = pool_.nodes[n].parent) {
+      Node& node = pool_.nodes[n];
+      std::uint32_t u = 0;
+      if (node.first_child != kNone)
+        for (std::uint32_t k = 0; k < fanout && u != node.layers; ++k) u |= pool_.nodes[node.first_child + k].layers;
+      for (std::size_t i = 0; i < node.entries.size() && u != node.layers; ++i) u |= node.entries[i].layers;
+      if (u == node.layers) return;
+      node.layers = u;
+    }
+  }
+
   // ---- geometry of cells ----
 
   // Half-open ownership: a point on a shared cell face belongs to the upper cell, except on `outer`'s upper faces,
@@ -456,9 +576,20 @@ class Tree {
     return c;
   }
 
-  // A loose node's bounds: its cell grown by half its side, kept inside the parent's so bounds nest exactly.
+  // A node's bounds (see NodeView::bounds). Loose: the cell grown by half its side, kept inside the parent's so
+  // bounds nest exactly. Leaves: faces on the world's boundary open to infinity, since an object outside the world
+  // is listed by the boundary leaves its clamped box touches, and each of its points then lies in one of them.
   box_type child_bounds(const box_type& cell, const box_type& parent_bounds) const {
-    if (config_.placement != Placement::Loose) return cell;
+    if (config_.placement == Placement::Parent) return cell;
+    if (config_.placement == Placement::Leaves) {
+      constexpr S inf = std::numeric_limits<S>::infinity();
+      box_type b = cell;
+      for (int i = 0; i < D; ++i) {
+        if (cell.min[i] == config_.world.min[i]) b.min[i] = -inf;
+        if (cell.max[i] == config_.world.max[i]) b.max[i] = inf;
+      }
+      return b;
+    }
     box_type b;
     for (int i = 0; i < D; ++i) {
       const S half = (cell.max[i] - cell.min[i]) / 2;
@@ -561,11 +692,12 @@ class Tree {
   // ---- insert / remove the entries of one object ----
 
   void place(std::uint32_t id) {
-    const entry_type e{records_[id].box, Handle(id, records_[id].generation, tag_)};
+    const entry_type e{records_[id].box, Handle(id, records_[id].generation, tag_), records_[id].layers};
     if (config_.placement != Placement::Leaves) {
       const std::uint32_t n = target(e.box);
       add_entry(n, e, link_ref(id));
       add_count(n, 1);
+      add_layers(n, e.layers);
       maybe_split(n);
       return;
     }
@@ -574,6 +706,7 @@ class Tree {
     for (std::uint32_t leaf : scratch_) {
       add_entry(leaf, e, link_ref(id));
       add_count(leaf, 1);
+      add_layers(leaf, e.layers);
     }
     for (std::uint32_t leaf : scratch_) maybe_split(leaf);
   }
@@ -587,6 +720,7 @@ class Tree {
       const std::uint32_t n = refs_[r].node;
       remove_entry(n, refs_[r].slot);
       add_count(n, -1);
+      refresh_layers(n);
       touched_.push_back(n);
       unlink_ref(id, r);
     }
@@ -627,6 +761,7 @@ class Tree {
       c.first_child = kNone;
       c.count = 0;
       c.retry_at = 0;
+      c.layers = 0;
       c.depth = depth;
       c.alive = true;
     }
@@ -724,6 +859,7 @@ class Tree {
         remove_entry(n, i);
         add_entry(c, e, r);
         ++pool_.nodes[c].count;
+        pool_.nodes[c].layers |= e.layers;
       }
       return;
     }
@@ -741,6 +877,7 @@ class Tree {
         add_entry(first + k, e, reused ? link_ref(e.handle.index_) : r);
         reused = true;
         ++pool_.nodes[first + k].count;
+        pool_.nodes[first + k].layers |= e.layers;
         ++added;
       }
     }
@@ -830,25 +967,36 @@ class Tree {
   // ---- queries and pairs (defined in detail/walks.hpp) ----
 
   template <class Shape, class Fn>
-  void query_nested(const Shape& shape, Fn& fn, QueryStats& st) const;
+  void query_nested(const Shape& shape, Fn& fn, std::uint32_t layers, QueryStats& st) const;
 
   template <class Fn>
-  bool report_subtree(std::uint32_t top, Fn& fn, QueryStats& st) const;
+  bool report_subtree(std::uint32_t top, Fn& fn, std::uint32_t layers, QueryStats& st) const;
 
   template <class Fn>
   bool hit(const entry_type& e, Fn& fn, QueryStats& st) const;
 
   template <class Shape, class Fn>
-  void query_leaves(const Shape& shape, Fn& fn, QueryStats& st) const;
+  void query_leaves(const Shape& shape, Fn& fn, std::uint32_t layers, QueryStats& st) const;
+
+  void check_nearest_args(const vec_type& point, S max_distance) const {
+    check_point(point, "nearest");
+    if (std::isnan(max_distance)) throw std::invalid_argument("quadrant: nearest: max_distance is NaN");
+    if (max_distance < 0) throw std::invalid_argument("quadrant: nearest: max_distance is negative");
+  }
+
+  // Under Leaves an object is listed by several leaves; a best-first walk reports it from the one leaf that is
+  // first by (key, index) among those the walk reaches, so each object is met once with no per-query set.
+  template <class Key>
+  bool first_leaf_of(std::uint32_t id, std::uint32_t n, S key_n, Key&& key) const;
 
   template <class Fn>
   bool report_pair(const entry_type& a, const entry_type& b, Fn& fn, PairStats& st) const;
 
   template <class Fn>
-  void pairs_nested(Fn& fn, PairStats& st) const;
+  void pairs_nested(Fn& fn, std::uint32_t layers, PairStats& st) const;
 
   template <class Fn>
-  void pairs_in_leaves(Fn& fn, PairStats& st) const;
+  void pairs_in_leaves(Fn& fn, std::uint32_t layers, PairStats& st) const;
 
   Config<D, S> config_;
   std::uint32_t tag_;

@@ -27,6 +27,7 @@ struct Node {
   std::uint32_t first_child = kNone;
   std::uint32_t count = 0;     // entries stored in this subtree
   std::uint32_t retry_at = 0;  // a failed split is retried only once the leaf holds this many entries
+  std::uint32_t layers = 0;    // union of the layer masks of the subtree's entries, exact
   int depth = 0;
   bool alive = false;
   std::vector<Entry<D, S>> entries;
@@ -52,6 +53,7 @@ class NodePool {
     root.first_child = kNone;
     root.count = 0;
     root.retry_at = 0;
+    root.layers = 0;
     root.depth = 0;
     root.alive = true;
   }
@@ -79,6 +81,7 @@ class NodePool {
       n.first_child = kNone;
       n.count = 0;
       n.retry_at = 0;
+      n.layers = 0;
       n.entries.clear();
       n.entry_refs.clear();
     }

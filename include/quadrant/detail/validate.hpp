@@ -26,6 +26,8 @@ void Tree<D, T, S>::validate() const {
     if (node.depth > config_.max_depth) fail(at + "deeper than max_depth");
     if (node.entries.size() != node.entry_refs.size()) fail(at + "entries and their references differ in number");
     std::size_t below = node.entries.size();
+    std::uint32_t layers = 0;
+    for (const entry_type& e : node.entries) layers |= e.layers;
     if (node.first_child != kNone) {
       if ((node.first_child - 1) % fanout != 0) fail(at + "children do not start a block");
       for (std::uint32_t k = 0; k < fanout; ++k) {
@@ -34,6 +36,7 @@ void Tree<D, T, S>::validate() const {
         if (!(c.cell == child_cell(node.cell, k))) fail(at + "child " + std::to_string(k) + " cell is not a half of the parent's");
         if (!(c.bounds == child_bounds(c.cell, node.bounds))) fail(at + "child " + std::to_string(k) + " bounds are wrong");
         below += c.count;
+        layers |= c.layers;
       }
       if (leaves && !node.entries.empty()) fail(at + "an inner node lists objects under Placement::Leaves");
       if (config_.split_threshold > 0 && node.count <= merge_limit) fail(at + "inner node with few objects was not merged");
@@ -42,12 +45,14 @@ void Tree<D, T, S>::validate() const {
       // (An empty root leaf is a moved-from full tree; it rebuilds on the next insert.)
       fail(at + "leaf of a full tree (split_threshold 0) above max_depth");
     }
+    if (node.layers != layers) fail(at + "layer union is not the union of the subtree's layers");
     if (node.count != below) fail(at + "subtree count " + std::to_string(node.count) + " but holds " + std::to_string(below));
     for (std::uint32_t i = 0; i < node.entries.size(); ++i) {
       const entry_type& e = node.entries[i];
       const std::string item = at + "entry " + std::to_string(i) + ": ";
       if (!contains(e.handle)) fail(item + "handle is not live");
       if (!(records_[e.handle.index_].box == e.box)) fail(item + "box differs from the object's");
+      if (records_[e.handle.index_].layers != e.layers) fail(item + "layers differ from the object's");
       const std::uint32_t r = node.entry_refs[i];
       if (r >= refs_.size() || refs_[r].node != n || refs_[r].slot != i) fail(item + "reference does not point back");
       if (leaves ? !overlaps(node.cell, clamped(e.box)) : !belongs(n, e.box)) fail(item + "object does not belong here");

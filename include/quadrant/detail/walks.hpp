@@ -9,18 +9,20 @@ namespace quadrant {
 // ---- queries ----
 
 // Loose and Parent: every object lies inside its node's bounds, so a subtree whose bounds lie inside the shape
-// is reported without testing its objects, and one whose bounds miss the shape is skipped.
+// is reported without testing its objects, and one whose bounds miss the shape is skipped. The root's bounds are
+// everything (objects outside the world live there): it is always crossed.
 template <int D, class T, class S>
 template <class Shape, class Fn>
-void Tree<D, T, S>::query_nested(const Shape& shape, Fn& fn, QueryStats& st) const {
+void Tree<D, T, S>::query_nested(const Shape& shape, Fn& fn, std::uint32_t layers, QueryStats& st) const {
   pool_.walk(0, 0, [&](std::uint32_t n) {
     const Node& node = pool_.nodes[n];
     ++st.nodes_visited;
-    if (node.count == 0) return Step::Skip;
-    const Relation rel = classify(shape, node.bounds);
+    if (node.count == 0 || (node.layers & layers) == 0) return Step::Skip;
+    const Relation rel = n == 0 ? Relation::Crossing : classify(shape, node.bounds);
     if (rel == Relation::Outside) return Step::Skip;
-    if (rel == Relation::Inside) return report_subtree(n, fn, st) ? Step::Skip : Step::Stop;
+    if (rel == Relation::Inside) return report_subtree(n, fn, layers, st) ? Step::Skip : Step::Stop;
     for (const entry_type& e : node.entries) {
+      if ((e.layers & layers) == 0) continue;
       ++st.box_tests;
       if (!overlaps(shape, e.box)) continue;
       if (!hit(e, fn, st)) return Step::Stop;
@@ -31,12 +33,14 @@ void Tree<D, T, S>::query_nested(const Shape& shape, Fn& fn, QueryStats& st) con
 
 template <int D, class T, class S>
 template <class Fn>
-bool Tree<D, T, S>::report_subtree(std::uint32_t top, Fn& fn, QueryStats& st) const {
+bool Tree<D, T, S>::report_subtree(std::uint32_t top, Fn& fn, std::uint32_t layers, QueryStats& st) const {
   bool go_on = true;
   pool_.walk(top, top, [&](std::uint32_t n) {
+    const Node& node = pool_.nodes[n];
     if (n != top) ++st.nodes_visited;
-    for (const entry_type& e : pool_.nodes[n].entries)
-      if (!hit(e, fn, st)) {
+    if (node.count == 0 || (node.layers & layers) == 0) return Step::Skip;
+    for (const entry_type& e : node.entries)
+      if ((e.layers & layers) != 0 && !hit(e, fn, st)) {
         go_on = false;
         return Step::Stop;
       }
@@ -58,16 +62,18 @@ bool Tree<D, T, S>::hit(const entry_type& e, Fn& fn, QueryStats& st) const {
 // one that owns the report point of its box and the query's box.
 template <int D, class T, class S>
 template <class Shape, class Fn>
-void Tree<D, T, S>::query_leaves(const Shape& shape, Fn& fn, QueryStats& st) const {
+void Tree<D, T, S>::query_leaves(const Shape& shape, Fn& fn, std::uint32_t layers, QueryStats& st) const {
   const box_type qbox = bounding_box(shape);
   const box_type cq = clamped(qbox);
   pool_.walk(0, 0, [&](std::uint32_t n) {
     const Node& node = pool_.nodes[n];
     ++st.nodes_visited;
-    if (node.count == 0 || !overlaps(node.cell, cq)) return Step::Skip;
+    if (node.count == 0 || (node.layers & layers) == 0 || !overlaps(node.cell, cq)) return Step::Skip;
     for (const entry_type& e : node.entries) {
+      if ((e.layers & layers) == 0 || !overlaps(e.box, qbox)) continue;
+      if (!owns(node.cell, report_point(e.box, qbox), config_.world)) continue;
       ++st.box_tests;
-      if (!overlaps(shape, e.box) || !owns(node.cell, report_point(e.box, qbox), config_.world)) continue;
+      if (!overlaps(shape, e.box)) continue;
       if (!hit(e, fn, st)) return Step::Stop;
     }
     return Step::Descend;
@@ -88,15 +94,17 @@ bool Tree<D, T, S>::report_pair(const entry_type& a, const entry_type& b, Fn& fn
 // its own in pre-order (its descendants, then the rest), pruned by node bounds; each pair is met once.
 template <int D, class T, class S>
 template <class Fn>
-void Tree<D, T, S>::pairs_nested(Fn& fn, PairStats& st) const {
+void Tree<D, T, S>::pairs_nested(Fn& fn, std::uint32_t layers, PairStats& st) const {
   bool go_on = true;
   pool_.walk(0, 0, [&](std::uint32_t n) {
     const Node& node = pool_.nodes[n];
     ++st.nodes_visited;
-    if (node.count == 0) return Step::Skip;
+    if (node.count == 0 || (node.layers & layers) == 0) return Step::Skip;
     for (std::size_t i = 0; i < node.entries.size() && go_on; ++i) {
       const entry_type& a = node.entries[i];
+      if ((a.layers & layers) == 0) continue;
       for (std::size_t j = i + 1; j < node.entries.size() && go_on; ++j) {
+        if ((node.entries[j].layers & layers) == 0) continue;
         ++st.box_tests;
         if (overlaps(a.box, node.entries[j].box)) go_on = report_pair(a, node.entries[j], fn, st);
       }
@@ -105,8 +113,9 @@ void Tree<D, T, S>::pairs_nested(Fn& fn, PairStats& st) const {
         if (m == n) return Step::Descend;
         const Node& other = pool_.nodes[m];
         ++st.nodes_visited;
-        if (other.count == 0 || !overlaps(a.box, other.bounds)) return Step::Skip;
+        if (other.count == 0 || (other.layers & layers) == 0 || !overlaps(a.box, other.bounds)) return Step::Skip;
         for (const entry_type& b : other.entries) {
+          if ((b.layers & layers) == 0) continue;
           ++st.box_tests;
           if (overlaps(a.box, b.box) && !(go_on = report_pair(a, b, fn, st))) return Step::Stop;
         }
@@ -121,22 +130,203 @@ void Tree<D, T, S>::pairs_nested(Fn& fn, PairStats& st) const {
 // point.
 template <int D, class T, class S>
 template <class Fn>
-void Tree<D, T, S>::pairs_in_leaves(Fn& fn, PairStats& st) const {
+void Tree<D, T, S>::pairs_in_leaves(Fn& fn, std::uint32_t layers, PairStats& st) const {
   pool_.walk(0, 0, [&](std::uint32_t n) {
     const Node& node = pool_.nodes[n];
     ++st.nodes_visited;
-    if (node.count == 0) return Step::Skip;
+    if (node.count == 0 || (node.layers & layers) == 0) return Step::Skip;
     const std::size_t count = node.entries.size();
     for (std::size_t i = 0; i < count; ++i) {
       const entry_type& a = node.entries[i];
+      if ((a.layers & layers) == 0) continue;
       for (std::size_t j = i + 1; j < count; ++j) {
         const entry_type& b = node.entries[j];
+        if ((b.layers & layers) == 0) continue;
         ++st.box_tests;
         if (!overlaps(a.box, b.box) || !owns(node.cell, report_point(a.box, b.box), config_.world)) continue;
         if (!report_pair(a, b, fn, st)) return Step::Stop;
       }
     }
     return Step::Descend;
+  });
+}
+
+// ---- best-first walks: ray casts and nearest neighbours ----
+
+namespace detail {
+// A node or an object waiting in a best-first heap, keyed by entry fraction (rays) or squared distance (nearest).
+template <class S>
+struct Pending {
+  S key;
+  std::uint32_t node;
+  std::uint32_t slot;  // kNone: the node itself; otherwise one of its entries
+  std::uint32_t id;    // node index, or the object's handle index (ties go to the lower index)
+};
+// Heap order (std::push_heap keeps the greatest on top): smaller keys first; at equal keys nodes before objects
+// (a node at the same key may still hold an object with a lower index), then lower ids, so answers with equal keys
+// come in handle-index order.
+template <class S>
+struct LaterThan {
+  bool operator()(const Pending<S>& x, const Pending<S>& y) const noexcept {
+    if (x.key != y.key) return x.key > y.key;
+    const bool x_node = x.slot == kNone, y_node = y.slot == kNone;
+    if (x_node != y_node) return y_node;
+    return x.id > y.id;
+  }
+};
+}  // namespace detail
+
+template <int D, class T, class S>
+template <class Key>
+bool Tree<D, T, S>::first_leaf_of(std::uint32_t id, std::uint32_t n, S key_n, Key&& key) const {
+  for (std::uint32_t r = records_[id].ref; r != kNone; r = refs_[r].next) {
+    const std::uint32_t m = refs_[r].node;
+    if (m == n) continue;
+    const std::optional<S> key_m = key(m);
+    if (key_m && (*key_m < key_n || (*key_m == key_n && m < n))) return false;
+  }
+  return true;
+}
+
+// Best-first ray cast: a node's entry fraction is at most that of anything inside its bounds, so when an object
+// comes off the heap nothing left can be entered earlier.
+template <int D, class T, class S>
+template <class Fn>
+QueryStats Tree<D, T, S>::raycast(const Segment<D, S>& segment, Fn&& fn, std::uint32_t layers) const {
+  check_shape(segment);
+  QueryStats st;
+  detail::ScratchLease<detail::Pending<S>> lease;
+  std::vector<detail::Pending<S>>& heap = lease.get();
+  const detail::LaterThan<S> later;
+  const bool leaves = config_.placement == Placement::Leaves;
+  auto node_key = [&](std::uint32_t m) { return entry_fraction(segment, pool_.nodes[m].bounds); };
+  auto push = [&](const detail::Pending<S>& p) {
+    heap.push_back(p);
+    std::push_heap(heap.begin(), heap.end(), later);
+  };
+  if (pool_.nodes[0].count > 0 && (pool_.nodes[0].layers & layers) != 0)
+    if (const std::optional<S> t = node_key(0)) push({*t, 0, kNone, 0});
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    const detail::Pending<S> top = heap.back();
+    heap.pop_back();
+    const Node& node = pool_.nodes[top.node];
+    if (top.slot != kNone) {
+      const entry_type& e = node.entries[top.slot];
+      ++st.hits;
+      if (!detail::call_and_continue(fn, e.handle, *records_[e.handle.index_].value, top.key)) {
+        st.stopped = true;
+        break;
+      }
+      continue;
+    }
+    ++st.nodes_visited;
+    for (std::uint32_t i = 0; i < node.entries.size(); ++i) {
+      const entry_type& e = node.entries[i];
+      if ((e.layers & layers) == 0) continue;
+      ++st.box_tests;
+      const std::optional<S> t = entry_fraction(segment, e.box);
+      if (!t) continue;
+      if (leaves && !first_leaf_of(e.handle.index_, top.node, top.key, node_key)) continue;
+      push({*t, top.node, i, e.handle.index_});
+    }
+    if (node.first_child == kNone) continue;
+    for (std::uint32_t c = node.first_child; c < node.first_child + fanout; ++c) {
+      const Node& child = pool_.nodes[c];
+      if (child.count == 0 || (child.layers & layers) == 0) continue;
+      if (const std::optional<S> t = node_key(c)) push({*t, c, kNone, c});
+    }
+  }
+  return st;
+}
+
+// Best-first nearest neighbours: the distance to a node's bounds is at most the distance to anything inside.
+template <int D, class T, class S>
+template <class Fn>
+QueryStats Tree<D, T, S>::for_each_nearest(const vec_type& point, Fn&& fn, S max_distance,
+                                           std::uint32_t layers) const {
+  check_nearest_args(point, max_distance);
+  QueryStats st;
+  detail::ScratchLease<detail::Pending<S>> lease;
+  std::vector<detail::Pending<S>>& heap = lease.get();
+  const detail::LaterThan<S> later;
+  const bool leaves = config_.placement == Placement::Leaves;
+  const S limit = max_distance * max_distance;  // squared; infinity stays infinity
+  auto node_key = [&](std::uint32_t m) -> std::optional<S> {
+    const S d = distance_squared(point, pool_.nodes[m].bounds);
+    if (d <= limit) return d;
+    return std::nullopt;
+  };
+  auto push = [&](const detail::Pending<S>& p) {
+    heap.push_back(p);
+    std::push_heap(heap.begin(), heap.end(), later);
+  };
+  if (pool_.nodes[0].count > 0 && (pool_.nodes[0].layers & layers) != 0)
+    if (const std::optional<S> d = node_key(0)) push({*d, 0, kNone, 0});
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    const detail::Pending<S> top = heap.back();
+    heap.pop_back();
+    const Node& node = pool_.nodes[top.node];
+    if (top.slot != kNone) {
+      const entry_type& e = node.entries[top.slot];
+      ++st.hits;
+      if (!detail::call_and_continue(fn, e.handle, *records_[e.handle.index_].value, std::sqrt(top.key))) {
+        st.stopped = true;
+        break;
+      }
+      continue;
+    }
+    ++st.nodes_visited;
+    for (std::uint32_t i = 0; i < node.entries.size(); ++i) {
+      const entry_type& e = node.entries[i];
+      if ((e.layers & layers) == 0) continue;
+      ++st.box_tests;
+      const S d = distance_squared(point, e.box);
+      if (!(d <= limit)) continue;
+      if (leaves && !first_leaf_of(e.handle.index_, top.node, top.key, node_key)) continue;
+      push({d, top.node, i, e.handle.index_});
+    }
+    if (node.first_child == kNone) continue;
+    for (std::uint32_t c = node.first_child; c < node.first_child + fanout; ++c) {
+      const Node& child = pool_.nodes[c];
+      if (child.count == 0 || (child.layers & layers) == 0) continue;
+      if (const std::optional<S> d = node_key(c)) push({*d, c, kNone, c});
+    }
+  }
+  return st;
+}
+
+// ---- node queries ----
+
+template <int D, class T, class S>
+template <class Shape, class Fn>
+void Tree<D, T, S>::query_nodes(const Shape& shape, Fn&& fn, bool skip_empty) const {
+  static_assert(std::is_same_v<decltype(bounding_box(shape)), box_type>,
+                "quadrant: the query shape's dimension or scalar type differs from the tree's");
+  check_shape(shape);
+  bool go_on = true;
+  auto report = [&](std::uint32_t n) {
+    go_on = detail::call_and_continue(fn, view(n));
+    return go_on ? Step::Skip : Step::Stop;
+  };
+  pool_.walk(0, 0, [&](std::uint32_t n) {
+    const Node& node = pool_.nodes[n];
+    if (skip_empty && node.count == 0) return Step::Skip;
+    const Relation rel = classify(shape, node.cell);
+    if (rel == Relation::Outside) return Step::Skip;
+    if (rel == Relation::Inside) {
+      // Every leaf below lies inside the shape too.
+      pool_.walk(n, n, [&](std::uint32_t m) {
+        const Node& below = pool_.nodes[m];
+        if (skip_empty && below.count == 0) return Step::Skip;
+        if (below.first_child != kNone) return Step::Descend;
+        return report(m) == Step::Stop ? Step::Stop : Step::Skip;
+      });
+      return go_on ? Step::Skip : Step::Stop;
+    }
+    if (node.first_child != kNone) return Step::Descend;
+    return overlaps(shape, node.cell) ? report(n) : Step::Skip;
   });
 }
 
