@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
@@ -472,6 +473,141 @@ TEST(Tree, QueriesPairsAndSteadyFramesDoNotAllocate) {
     EXPECT_GT(hits, 0u);
     EXPECT_GT(pairs, 0u);
   }
+}
+
+// Every query kind of the shapes issue, warm, allocates nothing: shapes (the polygon is built once, outside),
+// layer masks, ray casts (per-thread heap), nearest into a kept vector, incremental nearest, node queries, locate.
+TEST(Tree, ShapeRayNearestAndNodeQueriesDoNotAllocate) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(static_cast<int>(p));
+    QuadTree<int> tree(config2(p, 5, 6));
+    std::mt19937 rng(9);
+    std::uniform_real_distribution<float> u(0, 97);
+    for (int i = 0; i < 800; ++i) {
+      const float x = u(rng), y = u(rng);
+      tree.insert({{x, y}, {x + 2, y + 2}}, i, 1u << (i % 3));
+    }
+    const std::array<Vec2, 5> pentagon{Vec2{50, 40}, Vec2{60, 48}, Vec2{56, 60}, Vec2{44, 60}, Vec2{40, 48}};
+    const ConvexPolygon<float> polygon{std::span<const Vec2>(pentagon)};
+    std::vector<Neighbor<float>> near;
+    std::size_t seen = 0;
+    auto count = [&](const int&) { ++seen; };
+    auto queries = [&] {
+      std::mt19937 q_rng(3);
+      for (int q = 0; q < 50; ++q) {
+        const Vec2 c{u(q_rng), u(q_rng)};
+        const Vec2 d{u(q_rng), u(q_rng)};
+        tree.query(Circle<float>{c, 8}, count, 1u);
+        tree.query(Ring<float>{c, 3, 9}, count);
+        tree.query(Ellipse<float>{c, {9, 4}, 0.5f}, count);
+        tree.query(Sector<float>{c, {1, 1}, 15, 0.6f}, count, 2u | 4u);
+        tree.query(OrientedBox<float>{c, {6, 3}, 1.0f}, count);
+        tree.query(polygon, count);
+        tree.query(Segment<2, float>{c, d}, count);
+        tree.raycast(Segment<2, float>{c, d}, [&](Handle, const int&, float) { ++seen; });
+        tree.raycast(Segment<2, float>{c, d}, [&](Handle, const int&, float) { return false; }, 4u);
+        tree.nearest(c, 8, near, 30.0f, 1u | 2u);
+        seen += near.size();
+        tree.for_each_nearest(c, [&](Handle, const int&, float dist) { return dist < 5; });
+        tree.query_nodes(Circle<float>{c, 12}, [&](const NodeView<2, float>&) { ++seen; });
+        tree.query_nodes(polygon, [&](const NodeView<2, float>&) { ++seen; }, false);
+        seen += tree.locate(c).items.size();
+        tree.for_each_pair([&](Handle, Handle) { ++seen; }, 2u);
+      }
+    };
+    queries();
+    const long before = g_allocations.load();
+    queries();
+    const long after = g_allocations.load();
+    EXPECT_EQ(after - before, 0) << "allocations in warm queries";
+    EXPECT_GT(seen, 0u);
+  }
+}
+
+TEST(Tree, LayersFilterAndPruneWholeSubtrees) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(static_cast<int>(p));
+    QuadTree<int> tree(config2(p, 4, 8));
+    // Enemies (layer 2) fill the left half, pickups (layer 4) the right half.
+    std::vector<Handle> enemies;
+    for (int i = 0; i < 200; ++i) {
+      const float x = float(i % 20) * 2.4f, y = float(i / 20) * 9.5f;
+      enemies.push_back(tree.insert({{x, y}, {x + 1, y + 1}}, i, 2u));
+      tree.insert({{x + 52, y}, {x + 53, y + 1}}, 1000 + i, 4u);
+    }
+    tree.validate();
+    const Box2 all{{0, 0}, {100, 100}};
+    std::size_t hits = 0;
+    const QueryStats both = tree.query(all, [&](const int&) { ++hits; });
+    EXPECT_EQ(hits, 400u);
+    hits = 0;
+    const QueryStats left = tree.query(all, [&](const int& v) { hits += v < 1000; }, 2u);
+    EXPECT_EQ(hits, 200u);
+    EXPECT_EQ(left.hits, 200u);
+    EXPECT_LT(left.nodes_visited, both.nodes_visited);  // the pickups' subtrees were skipped whole
+    // set_layers moves an object between layers; its old layer's unions shrink back.
+    for (Handle h : enemies) tree.set_layers(h, 8u);
+    tree.validate();
+    const QueryStats none = tree.query(all, [](const int&) {}, 2u);
+    EXPECT_EQ(none.hits, 0u);
+    EXPECT_EQ(none.nodes_visited, 1u);
+    EXPECT_EQ(tree.layers(enemies[0]), 8u);
+    std::size_t pairs = 0;
+    tree.for_each_pair([&](Handle, Handle) { ++pairs; }, 16u);
+    EXPECT_EQ(pairs, 0u);
+    // Bad input: a zero mask, a stale handle; nothing changes.
+    EXPECT_THROW(tree.insert({{1, 1}, {2, 2}}, 5, 0u), std::invalid_argument);
+    EXPECT_THROW(tree.set_layers(enemies[0], 0u), std::invalid_argument);
+    tree.erase(enemies[1]);
+    EXPECT_THROW(tree.set_layers(enemies[1], 1u), std::invalid_argument);
+    EXPECT_THROW(tree.layers(enemies[1]), std::invalid_argument);
+    EXPECT_EQ(tree.size(), 399u);
+    tree.validate();
+  }
+}
+
+TEST(Tree, NearestLocateAndNodeQueriesRejectBadInput) {
+  QuadTree<int> tree(config2(Placement::Loose));
+  tree.insert({{1, 1}, {2, 2}}, 1);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  EXPECT_THROW(tree.nearest({nan, 1}, 1), std::invalid_argument);
+  EXPECT_THROW(tree.nearest({1, inf}, 1), std::invalid_argument);
+  EXPECT_THROW(tree.nearest({1, 1}, 1, -1.0f), std::invalid_argument);
+  EXPECT_THROW(tree.nearest({1, 1}, 0, nan), std::invalid_argument);
+  EXPECT_THROW(tree.locate({nan, 1}), std::invalid_argument);
+  EXPECT_THROW(tree.locate({101, 1}), std::invalid_argument);
+  EXPECT_THROW(tree.raycast(Segment<2, float>{{0, 0}, {nan, 1}}, [](Handle, const int&, float) {}),
+               std::invalid_argument);
+  EXPECT_THROW(tree.query(Circle<float>{{0, 0}, -1}, [](const int&) {}), std::invalid_argument);
+  EXPECT_THROW(tree.query_nodes(Circle<float>{{0, 0}, nan}, [](const NodeView<2, float>&) {}), std::invalid_argument);
+  EXPECT_TRUE(tree.nearest({1, 1}, 0).empty());
+  ASSERT_EQ(tree.nearest({5, 1}, 3).size(), 1u);
+  EXPECT_EQ(tree.nearest({5, 1}, 3)[0].distance, 3.0f);
+  EXPECT_TRUE(tree.nearest({5, 1}, 3, 2.9f).empty());
+  EXPECT_EQ(tree.nearest({5, 1}, 3, 3.0f).size(), 1u);  // max_distance is inclusive
+  EXPECT_EQ(tree.size(), 1u);
+  tree.validate();
+}
+
+// A ray cast started from inside another ray cast's callback (on the same thread) gets its own heap.
+TEST(Tree, NestedRayCastsKeepTheirOwnOrder) {
+  QuadTree<int> tree(config2(Placement::Loose, 6, 2));
+  for (int i = 0; i < 40; ++i) tree.insert({{float(2 * i), 10}, {float(2 * i + 1), 11}}, i);
+  std::vector<int> outer, inner;
+  tree.raycast(Segment<2, float>{{-1, 10.5f}, {100, 10.5f}}, [&](Handle, const int& v, float) {
+    outer.push_back(v);
+    if (v == 3) {
+      tree.raycast(Segment<2, float>{{100, 10.5f}, {-1, 10.5f}}, [&](Handle, const int& w, float) { inner.push_back(w); });
+    }
+  });
+  std::vector<int> forward(40), backward(40);
+  for (int i = 0; i < 40; ++i) {
+    forward[i] = i;
+    backward[i] = 39 - i;
+  }
+  EXPECT_EQ(outer, forward);
+  EXPECT_EQ(inner, backward);
 }
 
 TEST(Tree, OctreeDoubleBasics) {
