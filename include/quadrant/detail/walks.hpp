@@ -13,7 +13,8 @@ namespace quadrant {
 // everything (objects outside the world live there): it is always crossed.
 template <int D, class T, class S>
 template <class Shape, class Fn>
-void Tree<D, T, S>::query_nested(const Shape& shape, Fn& fn, std::uint32_t layers, QueryStats& st) const {
+void Tree<D, T, S>::query_nested(const Shape& query_shape, Fn& fn, std::uint32_t layers, QueryStats& st) const {
+  decltype(auto) shape = detail::prepare(query_shape);
   pool_.walk(0, 0, [&](std::uint32_t n) {
     const Node& node = pool_.nodes[n];
     ++st.nodes_visited;
@@ -62,8 +63,9 @@ bool Tree<D, T, S>::hit(const entry_type& e, Fn& fn, QueryStats& st) const {
 // one that owns the report point of its box and the query's box.
 template <int D, class T, class S>
 template <class Shape, class Fn>
-void Tree<D, T, S>::query_leaves(const Shape& shape, Fn& fn, std::uint32_t layers, QueryStats& st) const {
-  const box_type qbox = bounding_box(shape);
+void Tree<D, T, S>::query_leaves(const Shape& query_shape, Fn& fn, std::uint32_t layers, QueryStats& st) const {
+  decltype(auto) shape = detail::prepare(query_shape);
+  const box_type qbox = bounding_box(query_shape);
   const box_type cq = clamped(qbox);
   pool_.walk(0, 0, [&](std::uint32_t n) {
     const Node& node = pool_.nodes[n];
@@ -301,10 +303,11 @@ QueryStats Tree<D, T, S>::for_each_nearest(const vec_type& point, Fn&& fn, S max
 
 template <int D, class T, class S>
 template <class Shape, class Fn>
-void Tree<D, T, S>::query_nodes(const Shape& shape, Fn&& fn, bool skip_empty) const {
-  static_assert(std::is_same_v<decltype(bounding_box(shape)), box_type>,
+void Tree<D, T, S>::query_nodes(const Shape& query_shape, Fn&& fn, bool skip_empty) const {
+  static_assert(std::is_same_v<decltype(bounding_box(query_shape)), box_type>,
                 "quadrant: the query shape's dimension or scalar type differs from the tree's");
-  check_shape(shape);
+  check_shape(query_shape);
+  decltype(auto) shape = detail::prepare(query_shape);
   bool go_on = true;
   auto report = [&](std::uint32_t n) {
     go_on = detail::call_and_continue(fn, view(n));

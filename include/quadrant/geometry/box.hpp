@@ -290,4 +290,13 @@ void check_shape(const Vec<D, S>& p) {
   check_point(p, "query point");
 }
 
+namespace detail {
+// The form of a query shape that a query tests against many boxes: the shape itself, or (for shapes whose tests
+// start with trigonometry, Ellipse and Sector) a copy with that work done once. Overloads live with the shapes.
+template <class Shape>
+constexpr const Shape& prepare(const Shape& shape) noexcept {
+  return shape;
+}
+}  // namespace detail
+
 }  // namespace quadrant

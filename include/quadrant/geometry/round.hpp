@@ -522,25 +522,33 @@ template <class S>
 Box<2, S> bounding_box(const Ellipse<S>& e) noexcept {
   return detail::rnd::ellipse_box(e, detail::rnd::ellipse_frame(e));
 }
-/// Closed overlap with box b, exact up to rounding: b is clipped to the ellipse's bounding box, turned into the
-/// ellipse's frame, clipped to its rectangle and scaled so the ellipse is the unit disc; the resulting polygon's
-/// distance to the origin is compared with 1. Zero radii (a segment or a point) need no division. O(1), in double.
+namespace detail {
+// An ellipse with its rotation and bounding box worked out once, for the many tests of one query.
 template <class S>
-bool overlaps(const Ellipse<S>& e, const Box<2, S>& b) noexcept {
-  const detail::rnd::EllipseFrame f = detail::rnd::ellipse_frame(e);
-  const Box<2, S> bb = detail::rnd::ellipse_box(e, f);
+struct PreparedEllipse {
+  Ellipse<S> e;
+  rnd::EllipseFrame f;
+  Box<2, S> bb;
+};
+template <class S>
+PreparedEllipse<S> prepare(const Ellipse<S>& e) noexcept {
+  const rnd::EllipseFrame f = rnd::ellipse_frame(e);
+  return {e, f, rnd::ellipse_box(e, f)};
+}
+}  // namespace detail
+
+/// overlaps(Ellipse, Box) with the ellipse prepared (what Tree::query uses).
+template <class S>
+bool overlaps(const detail::PreparedEllipse<S>& prepared, const Box<2, S>& b) noexcept {
+  const auto& [e, f, bb] = prepared;
   if (!overlaps(bb, b)) return false;
   return detail::rnd::ellipse_gap_sq(detail::rnd::frame_corners(clamp(b, bb), e.center, f.c, f.s), f.rx, f.ry) <= 1;
 }
-/// Outside: node misses the bounding box, is separated from the ellipse's own rectangle along one of its axes, or
-/// its distance exceeds 1 by a margin; Inside: all four corners inside by a margin (the ellipse is convex). The
-/// margins, 64 roundings of double scaled by (node's extent / smaller radius), cover the rotation's rounding; very
-/// thin ellipses (ratio above 1e9, or a zero radius) are never Inside. O(1).
+/// classify(Ellipse, Box) with the ellipse prepared (what Tree::query uses).
 template <class S>
-Relation classify(const Ellipse<S>& e, const Box<2, S>& node) noexcept {
+Relation classify(const detail::PreparedEllipse<S>& prepared, const Box<2, S>& node) noexcept {
   using detail::rnd::Pt;
-  const detail::rnd::EllipseFrame f = detail::rnd::ellipse_frame(e);
-  const Box<2, S> bb = detail::rnd::ellipse_box(e, f);
+  const auto& [e, f, bb] = prepared;
   if (!overlaps(bb, node)) return Relation::Outside;
   const std::array<Pt, 4> q = detail::rnd::frame_corners(clamp(node, bb), e.center, f.c, f.s);
   double extent = 0;  // bounds every frame coordinate of every box inside node, within rounding
@@ -560,6 +568,21 @@ Relation classify(const Ellipse<S>& e, const Box<2, S>& node) noexcept {
     return x * x + y * y <= (1 - m) * (1 - m);
   });
   return inside ? Relation::Inside : Relation::Crossing;
+}
+/// Closed overlap with box b, exact up to rounding: b is clipped to the ellipse's bounding box, turned into the
+/// ellipse's frame, clipped to its rectangle and scaled so the ellipse is the unit disc; the resulting polygon's
+/// distance to the origin is compared with 1. Zero radii (a segment or a point) need no division. O(1), in double.
+template <class S>
+bool overlaps(const Ellipse<S>& e, const Box<2, S>& b) noexcept {
+  return overlaps(detail::prepare(e), b);
+}
+/// Outside: node misses the bounding box, is separated from the ellipse's own rectangle along one of its axes, or
+/// its distance exceeds 1 by a margin; Inside: all four corners inside by a margin (the ellipse is convex). The
+/// margins, 64 roundings of double scaled by (node's extent / smaller radius), cover the rotation's rounding; very
+/// thin ellipses (ratio above 1e9, or a zero radius) are never Inside. O(1).
+template <class S>
+Relation classify(const Ellipse<S>& e, const Box<2, S>& node) noexcept {
+  return classify(detail::prepare(e), node);
 }
 /// True when p lies in the closed ellipse; the same test as overlaps(e, Box{p, p}). O(1).
 template <class S>
@@ -588,27 +611,37 @@ Box<2, S> bounding_box(const Sector<S>& s) noexcept {
   if (detail::rnd::full_turn(s)) return detail::rnd::ball_box(s.apex, s.radius);
   return detail::rnd::sector_box(s, detail::rnd::sector_frame(s));
 }
-/// Closed overlap with box b, exact up to rounding: b is clipped to the fan's bounding box; it overlaps when it holds
-/// the apex, meets one of the three radial edges, or one of its edges, clipped to either convex half of the fan,
-/// has a point within the radius. half_angle pi is the disc, 0 the segment; O(1), in double.
+namespace detail {
+// A sector with its frame (unit axis, edge directions, cosines) and bounding box worked out once per query.
 template <class S>
-bool overlaps(const Sector<S>& s, const Box<2, S>& b) noexcept {
-  if (detail::rnd::full_turn(s)) return detail::rnd::ball_overlaps(s.apex, s.radius, b);
-  const detail::rnd::SectorFrame f = detail::rnd::sector_frame(s);
-  const Box<2, S> bb = detail::rnd::sector_box(s, f);
+struct PreparedSector {
+  Sector<S> s;
+  bool full;
+  rnd::SectorFrame f;
+  Box<2, S> bb;
+};
+template <class S>
+PreparedSector<S> prepare(const Sector<S>& s) noexcept {
+  if (rnd::full_turn(s)) return {s, true, {}, {}};
+  const rnd::SectorFrame f = rnd::sector_frame(s);
+  return {s, false, f, rnd::sector_box(s, f)};
+}
+}  // namespace detail
+
+/// overlaps(Sector, Box) with the sector prepared (what Tree::query uses).
+template <class S>
+bool overlaps(const detail::PreparedSector<S>& prepared, const Box<2, S>& b) noexcept {
+  const auto& [s, full, f, bb] = prepared;
+  if (full) return detail::rnd::ball_overlaps(s.apex, s.radius, b);
   if (!overlaps(bb, b)) return false;
   return detail::rnd::fan_meets(f, detail::rnd::relative_box(clamp(b, bb), s.apex, f.k));
 }
-/// Outside: node misses the bounding box or the disc, or lies beyond an edge line of the fan (narrow fans) or in
-/// the gap behind the apex (wide fans). Inside: within the disc, and every corner inside the fan (narrow) or inside
-/// one half-plane through the apex that the fan holds (wide: the axis's, or either edge's). Angular tests keep a
-/// relative margin of 2^-30, the disc tests are monotone. half_angle pi: as the circle. O(1).
+/// classify(Sector, Box) with the sector prepared (what Tree::query uses).
 template <class S>
-Relation classify(const Sector<S>& s, const Box<2, S>& node) noexcept {
+Relation classify(const detail::PreparedSector<S>& prepared, const Box<2, S>& node) noexcept {
   using detail::rnd::Pt;
-  if (detail::rnd::full_turn(s)) return detail::rnd::ball_classify(s.apex, s.radius, node);
-  const detail::rnd::SectorFrame f = detail::rnd::sector_frame(s);
-  const Box<2, S> bb = detail::rnd::sector_box(s, f);
+  const auto& [s, full, f, bb] = prepared;
+  if (full) return detail::rnd::ball_classify(s.apex, s.radius, node);
   if (!overlaps(bb, node)) return Relation::Outside;
   const detail::rnd::RelBox r = detail::rnd::relative_box(clamp(node, bb), s.apex, f.k);
   const double lim = f.rk * f.rk, m = 0x1p-30;
@@ -648,6 +681,21 @@ Relation classify(const Sector<S>& s, const Box<2, S>& node) noexcept {
              all([&](int i) { return sb[i] >= room[i]; });
   }
   return inside ? Relation::Inside : Relation::Crossing;
+}
+/// Closed overlap with box b, exact up to rounding: b is clipped to the fan's bounding box; it overlaps when it holds
+/// the apex, meets one of the three radial edges, or one of its edges, clipped to either convex half of the fan,
+/// has a point within the radius. half_angle pi is the disc, 0 the segment; O(1), in double.
+template <class S>
+bool overlaps(const Sector<S>& s, const Box<2, S>& b) noexcept {
+  return overlaps(detail::prepare(s), b);
+}
+/// Outside: node misses the bounding box or the disc, or lies beyond an edge line of the fan (narrow fans) or in
+/// the gap behind the apex (wide fans). Inside: within the disc, and every corner inside the fan (narrow) or inside
+/// one half-plane through the apex that the fan holds (wide: the axis's, or either edge's). Angular tests keep a
+/// relative margin of 2^-30, the disc tests are monotone. half_angle pi: as the circle. O(1).
+template <class S>
+Relation classify(const Sector<S>& s, const Box<2, S>& node) noexcept {
+  return classify(detail::prepare(s), node);
 }
 /// True when p lies in the closed sector; the same test as overlaps(s, Box{p, p}). O(1).
 template <class S>
