@@ -240,6 +240,12 @@ struct Poly {
 // Sutherland–Hodgman against the line p.y == bound (on_y) or p.x == bound, keeping the side below (keep_below) or
 // above it. New vertices are put exactly on the line.
 inline void clip_axis(Poly& poly, bool on_y, double bound, bool keep_below) noexcept {
+  bool all_in = true;  // the usual case near the ellipse: nothing to cut, nothing to copy
+  for (int i = 0; i < poly.n && all_in; ++i) {
+    const double c = on_y ? poly.v[i].y : poly.v[i].x;
+    all_in = keep_below ? c <= bound : c >= bound;
+  }
+  if (all_in) return;
   Poly out;
   for (int i = 0; i < poly.n; ++i) {
     const Pt a = poly.v[i], b = poly.v[(i + 1) % poly.n];
@@ -280,6 +286,12 @@ inline double polygon_gap_sq(const Poly& poly) noexcept {
 // coordinates) clipped to the ellipse's own rectangle; +inf when nothing of q is left.
 inline double ellipse_gap_sq(const std::array<Pt, 4>& q, double rx, double ry) noexcept {
   Poly p;
+  if (rx > 0 && ry > 0) {
+    // Both radii positive: scale at once. The unit disc lies inside the scaled rectangle, so clipping to it first
+    // cannot change whether the distance is <= 1; it is needed only to pin a zero radius without dividing.
+    for (const Pt& v : q) p.v[p.n++] = Pt{v.x / rx, v.y / ry};
+    return polygon_gap_sq(p);
+  }
   for (const Pt& v : q) p.v[p.n++] = v;
   clip_axis(p, false, rx, true);
   clip_axis(p, false, -rx, false);
@@ -537,11 +549,36 @@ PreparedEllipse<S> prepare(const Ellipse<S>& e) noexcept {
 }
 }  // namespace detail
 
+namespace detail::rnd {
+// The ellipse's circumscribed and inscribed circles, each moved off the ellipse by 2^-20 of its radius plus the
+// rounding of the differences: a box beyond the first misses the ellipse, one reaching inside the second meets it,
+// and a node within the second lies inside it. Monotone in the box, so overlaps and classify stay consistent.
+struct CircleBounds {
+  double near2, far2, outer, inner;
+};
+template <class S>
+CircleBounds circle_bounds(const Ellipse<S>& e, const EllipseFrame& f, const Box<2, S>& b) noexcept {
+  double near2 = 0, far2 = 0, scale = 0;
+  for (int i = 0; i < 2; ++i) {
+    const double lo = double(b.min[i]) - double(e.center[i]), hi = double(b.max[i]) - double(e.center[i]);
+    const double gap = lo > 0 ? lo : (hi < 0 ? -hi : 0.0), reach = std::max(std::abs(lo), std::abs(hi));
+    near2 += gap * gap;
+    far2 += reach * reach;
+    scale = std::max({scale, std::abs(double(b.min[i])), std::abs(double(b.max[i])), std::abs(double(e.center[i]))});
+  }
+  const double slack = 16 * eps * scale;
+  return {near2, far2, std::max(f.rx, f.ry) * (1 + 0x1p-20) + slack, std::min(f.rx, f.ry) * (1 - 0x1p-20) - slack};
+}
+}  // namespace detail::rnd
+
 /// overlaps(Ellipse, Box) with the ellipse prepared (what Tree::query uses).
 template <class S>
 bool overlaps(const detail::PreparedEllipse<S>& prepared, const Box<2, S>& b) noexcept {
   const auto& [e, f, bb] = prepared;
   if (!overlaps(bb, b)) return false;
+  const detail::rnd::CircleBounds cb = detail::rnd::circle_bounds(e, f, b);
+  if (cb.near2 > cb.outer * cb.outer) return false;
+  if (cb.inner > 0 && cb.near2 < cb.inner * cb.inner) return true;
   return detail::rnd::ellipse_gap_sq(detail::rnd::frame_corners(clamp(b, bb), e.center, f.c, f.s), f.rx, f.ry) <= 1;
 }
 /// classify(Ellipse, Box) with the ellipse prepared (what Tree::query uses).
@@ -550,6 +587,10 @@ Relation classify(const detail::PreparedEllipse<S>& prepared, const Box<2, S>& n
   using detail::rnd::Pt;
   const auto& [e, f, bb] = prepared;
   if (!overlaps(bb, node)) return Relation::Outside;
+  // Cheap first (see circle_bounds): most nodes of a query are settled here; the rest take the frame test.
+  const detail::rnd::CircleBounds cb = detail::rnd::circle_bounds(e, f, node);
+  if (cb.near2 > cb.outer * cb.outer) return Relation::Outside;
+  if (cb.inner > 0 && cb.far2 < cb.inner * cb.inner) return Relation::Inside;
   const std::array<Pt, 4> q = detail::rnd::frame_corners(clamp(node, bb), e.center, f.c, f.s);
   double extent = 0;  // bounds every frame coordinate of every box inside node, within rounding
   for (const Pt& p : q) extent = std::max(extent, std::abs(p.x) + std::abs(p.y));
