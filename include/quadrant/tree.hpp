@@ -989,6 +989,9 @@ class Tree {
   template <class Key>
   bool first_leaf_of(std::uint32_t id, std::uint32_t n, S key_n, Key&& key) const;
 
+  template <class NodeKey, class EntryKey, class Report>
+  QueryStats best_first(std::uint32_t layers, NodeKey&& node_key, EntryKey&& entry_key, Report&& report) const;
+
   template <class Fn>
   bool report_pair(const entry_type& a, const entry_type& b, Fn& fn, PairStats& st) const;
 

@@ -190,33 +190,33 @@ bool Tree<D, T, S>::first_leaf_of(std::uint32_t id, std::uint32_t n, S key_n, Ke
   return true;
 }
 
-// Best-first ray cast: a node's entry fraction is at most that of anything inside its bounds, so when an object
-// comes off the heap nothing left can be entered earlier.
+// The one best-first walk behind ray casts and nearest neighbours. node_key(n) and entry_key(box) give a node's
+// or an object's key (entry fraction, squared distance), or nothing when it is out of reach; a node's key is at most
+// the key of anything inside its bounds, so when an object comes off the heap nothing left can come before it.
+// report(entry, key) returns false to stop.
 template <int D, class T, class S>
-template <class Fn>
-QueryStats Tree<D, T, S>::raycast(const Segment<D, S>& segment, Fn&& fn, std::uint32_t layers) const {
-  check_shape(segment);
+template <class NodeKey, class EntryKey, class Report>
+QueryStats Tree<D, T, S>::best_first(std::uint32_t layers, NodeKey&& node_key, EntryKey&& entry_key,
+                                     Report&& report) const {
   QueryStats st;
   detail::ScratchLease<detail::Pending<S>> lease;
   std::vector<detail::Pending<S>>& heap = lease.get();
   const detail::LaterThan<S> later;
   const bool leaves = config_.placement == Placement::Leaves;
-  auto node_key = [&](std::uint32_t m) { return entry_fraction(segment, pool_.nodes[m].bounds); };
   auto push = [&](const detail::Pending<S>& p) {
     heap.push_back(p);
     std::push_heap(heap.begin(), heap.end(), later);
   };
   if (pool_.nodes[0].count > 0 && (pool_.nodes[0].layers & layers) != 0)
-    if (const std::optional<S> t = node_key(0)) push({*t, 0, kNone, 0});
+    if (const std::optional<S> k = node_key(0)) push({*k, 0, kNone, 0});
   while (!heap.empty()) {
     std::pop_heap(heap.begin(), heap.end(), later);
     const detail::Pending<S> top = heap.back();
     heap.pop_back();
     const Node& node = pool_.nodes[top.node];
     if (top.slot != kNone) {
-      const entry_type& e = node.entries[top.slot];
       ++st.hits;
-      if (!detail::call_and_continue(fn, e.handle, *records_[e.handle.index_].value, top.key)) {
+      if (!report(node.entries[top.slot], top.key)) {
         st.stopped = true;
         break;
       }
@@ -227,76 +227,51 @@ QueryStats Tree<D, T, S>::raycast(const Segment<D, S>& segment, Fn&& fn, std::ui
       const entry_type& e = node.entries[i];
       if ((e.layers & layers) == 0) continue;
       ++st.box_tests;
-      const std::optional<S> t = entry_fraction(segment, e.box);
-      if (!t) continue;
+      const std::optional<S> k = entry_key(e.box);
+      if (!k) continue;
       if (leaves && !first_leaf_of(e.handle.index_, top.node, top.key, node_key)) continue;
-      push({*t, top.node, i, e.handle.index_});
+      push({*k, top.node, i, e.handle.index_});
     }
     if (node.first_child == kNone) continue;
     for (std::uint32_t c = node.first_child; c < node.first_child + fanout; ++c) {
       const Node& child = pool_.nodes[c];
       if (child.count == 0 || (child.layers & layers) == 0) continue;
-      if (const std::optional<S> t = node_key(c)) push({*t, c, kNone, c});
+      if (const std::optional<S> k = node_key(c)) push({*k, c, kNone, c});
     }
   }
   return st;
 }
 
-// Best-first nearest neighbours: the distance to a node's bounds is at most the distance to anything inside.
+// Ray casts are keyed by the fraction where the segment enters a node's bounds or an object's box.
+template <int D, class T, class S>
+template <class Fn>
+QueryStats Tree<D, T, S>::raycast(const Segment<D, S>& segment, Fn&& fn, std::uint32_t layers) const {
+  check_shape(segment);
+  return best_first(
+      layers, [&](std::uint32_t m) { return entry_fraction(segment, pool_.nodes[m].bounds); },
+      [&](const box_type& b) { return entry_fraction(segment, b); },
+      [&](const entry_type& e, S t) {
+        return detail::call_and_continue(fn, e.handle, *records_[e.handle.index_].value, t);
+      });
+}
+
+// Nearest neighbours are keyed by squared distance, out of reach beyond max_distance.
 template <int D, class T, class S>
 template <class Fn>
 QueryStats Tree<D, T, S>::for_each_nearest(const vec_type& point, Fn&& fn, S max_distance,
                                            std::uint32_t layers) const {
   check_nearest_args(point, max_distance);
-  QueryStats st;
-  detail::ScratchLease<detail::Pending<S>> lease;
-  std::vector<detail::Pending<S>>& heap = lease.get();
-  const detail::LaterThan<S> later;
-  const bool leaves = config_.placement == Placement::Leaves;
   const S limit = max_distance * max_distance;  // squared; infinity stays infinity
-  auto node_key = [&](std::uint32_t m) -> std::optional<S> {
-    const S d = distance_squared(point, pool_.nodes[m].bounds);
+  auto key = [&](const box_type& b) -> std::optional<S> {
+    const S d = distance_squared(point, b);
     if (d <= limit) return d;
     return std::nullopt;
   };
-  auto push = [&](const detail::Pending<S>& p) {
-    heap.push_back(p);
-    std::push_heap(heap.begin(), heap.end(), later);
-  };
-  if (pool_.nodes[0].count > 0 && (pool_.nodes[0].layers & layers) != 0)
-    if (const std::optional<S> d = node_key(0)) push({*d, 0, kNone, 0});
-  while (!heap.empty()) {
-    std::pop_heap(heap.begin(), heap.end(), later);
-    const detail::Pending<S> top = heap.back();
-    heap.pop_back();
-    const Node& node = pool_.nodes[top.node];
-    if (top.slot != kNone) {
-      const entry_type& e = node.entries[top.slot];
-      ++st.hits;
-      if (!detail::call_and_continue(fn, e.handle, *records_[e.handle.index_].value, std::sqrt(top.key))) {
-        st.stopped = true;
-        break;
-      }
-      continue;
-    }
-    ++st.nodes_visited;
-    for (std::uint32_t i = 0; i < node.entries.size(); ++i) {
-      const entry_type& e = node.entries[i];
-      if ((e.layers & layers) == 0) continue;
-      ++st.box_tests;
-      const S d = distance_squared(point, e.box);
-      if (!(d <= limit)) continue;
-      if (leaves && !first_leaf_of(e.handle.index_, top.node, top.key, node_key)) continue;
-      push({d, top.node, i, e.handle.index_});
-    }
-    if (node.first_child == kNone) continue;
-    for (std::uint32_t c = node.first_child; c < node.first_child + fanout; ++c) {
-      const Node& child = pool_.nodes[c];
-      if (child.count == 0 || (child.layers & layers) == 0) continue;
-      if (const std::optional<S> d = node_key(c)) push({*d, c, kNone, c});
-    }
-  }
-  return st;
+  return best_first(
+      layers, [&](std::uint32_t m) { return key(pool_.nodes[m].bounds); }, key,
+      [&](const entry_type& e, S d) {
+        return detail::call_and_continue(fn, e.handle, *records_[e.handle.index_].value, std::sqrt(d));
+      });
 }
 
 // ---- node queries ----
