@@ -109,6 +109,25 @@ inline ObbFrame<S> obb_frame(const OrientedBox<S>& o) noexcept {
 
 }  // namespace detail
 
+namespace detail {
+// Tree::query works out an oriented box's corners and axes (its trigonometry) once, not per box tested.
+template <class S>
+ObbFrame<S> prepare(const OrientedBox<S>& o) noexcept {
+  return obb_frame(o);
+}
+}  // namespace detail
+
+/// overlaps(OrientedBox, Box) with the box's frame worked out (what Tree::query uses).
+template <class S>
+bool overlaps(const detail::ObbFrame<S>& f, const Box<2, S>& b) noexcept {
+  return detail::sat_box<false, S>(f.bounds, f.axes, b) != Relation::Outside;
+}
+/// classify(OrientedBox, Box) with the box's frame worked out (what Tree::query uses).
+template <class S>
+Relation classify(const detail::ObbFrame<S>& f, const Box<2, S>& node) noexcept {
+  return detail::sat_box<true, S>(f.bounds, f.axes, node);
+}
+
 // ---- OrientedBox as a query shape -----------------------------------------------------------------------------
 
 /// Throws std::invalid_argument when a field is NaN or infinite, a half extent is negative, or the corners
@@ -135,16 +154,14 @@ Box<2, S> bounding_box(const OrientedBox<S>& o) noexcept {
 /// Touching counts. Costs one cos and one sin.
 template <class S>
 bool overlaps(const OrientedBox<S>& o, const Box<2, S>& b) noexcept {
-  const detail::ObbFrame<S> f = detail::obb_frame(o);
-  return detail::sat_box<false, S>(f.bounds, f.axes, b) != Relation::Outside;
+  return overlaps(detail::obb_frame(o), b);
 }
 
 /// Outside / Crossing / Inside for a node's bounds; exactly consistent with overlaps (same axes, monotone box
 /// projections). Inside means the node lies within the oriented box.
 template <class S>
 Relation classify(const OrientedBox<S>& o, const Box<2, S>& node) noexcept {
-  const detail::ObbFrame<S> f = detail::obb_frame(o);
-  return detail::sat_box<true, S>(f.bounds, f.axes, node);
+  return classify(detail::obb_frame(o), node);
 }
 
 // ---- ConvexPolygon --------------------------------------------------------------------------------------------
