@@ -232,11 +232,14 @@ void BM_tree_sphere(benchmark::State& state) {
   std::uniform_real_distribution<float> u(0, kWorld);
   std::vector<Sphere<float>> qs;
   for (int n = 0; n < 256; ++n) qs.push_back({{u(rng), u(rng), u(rng)}, 134});  // 1% of the volume
-  std::size_t i = 0, tests = 0, queries = 0;
+  std::size_t i = 0, hits = 0, tests = 0, queries = 0;
   for (auto _ : state) {
-    tests += s.tree.query(qs[i++ & 255], [](const int& v) { benchmark::DoNotOptimize(v); }).box_tests;
+    const QueryStats st = s.tree.query(qs[i++ & 255], [](const int& v) { benchmark::DoNotOptimize(v); });
+    hits += st.hits;
+    tests += st.box_tests;
     ++queries;
   }
+  state.counters["hits"] = double(hits) / double(queries);
   state.counters["tested"] = double(tests) / double(queries);
 }
 BENCHMARK(BM_tree_sphere)->Unit(benchmark::kMicrosecond);
