@@ -20,6 +20,7 @@
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include <quadrant/quadrant.hpp>
@@ -244,17 +245,19 @@ class Checker {
     const std::size_t ks[] = {1, 3, 10, objects_.size() + 5};
     const std::size_t k = ks[rng_.integer(0, 3)];
     const S max_distance = rng_.chance(0.5) ? std::numeric_limits<S>::infinity() : coord(0, 30);
-    std::vector<std::pair<S, std::uint32_t>> all;
+    // The contract compares distances in a wider type than S (double for float, long double for double).
+    using W = std::conditional_t<std::is_same_v<S, float>, double, long double>;
+    std::vector<std::pair<W, std::uint32_t>> all;
     for (const auto& o : objects_) {
       if ((o.layers & mask) == 0) continue;
-      S d2 = 0;  // the oracle's own point-to-box distance
+      W d2 = 0;  // the oracle's own point-to-box distance
       for (int i = 0; i < D; ++i) {
-        S d = 0;
-        if (p[i] < o.box.min[i]) d = o.box.min[i] - p[i];
-        else if (p[i] > o.box.max[i]) d = p[i] - o.box.max[i];
+        W d = 0;
+        if (p[i] < o.box.min[i]) d = W(o.box.min[i]) - W(p[i]);
+        else if (p[i] > o.box.max[i]) d = W(p[i]) - W(o.box.max[i]);
         d2 += d * d;
       }
-      if (d2 <= max_distance * max_distance) all.emplace_back(d2, o.handle.index());
+      if (d2 <= W(max_distance) * W(max_distance)) all.emplace_back(d2, o.handle.index());
     }
     std::sort(all.begin(), all.end());
     if (all.size() > k) all.resize(k);
@@ -262,7 +265,7 @@ class Checker {
     ASSERT_EQ(got.size(), all.size()) << "nearest to " << str(p) << " k " << k << " max " << max_distance;
     for (std::size_t i = 0; i < got.size(); ++i) {
       EXPECT_EQ(got[i].handle.index(), all[i].second) << "rank " << i << " nearest to " << str(p);
-      EXPECT_EQ(got[i].distance, std::sqrt(all[i].first)) << "rank " << i;
+      EXPECT_EQ(got[i].distance, static_cast<S>(std::sqrt(all[i].first))) << "rank " << i;
       EXPECT_TRUE(tree_.contains(got[i].handle));
     }
     ++checks_;
@@ -345,7 +348,10 @@ class Checker {
       }
       check_query(box, "box");
       check_query(random_point(), "point");
-      check_query(random_segment(), "segment");
+      const Segment<D, S> segment = random_segment();
+      check_query(segment, "segment");
+      check_query_nodes(segment, "segment nodes");
+      check_query_nodes(random_point(), "point nodes");
       check_raycast(random_segment());
       check_nearest(random_point(-70, 70));
       check_locate(random_point(-52, 52));
@@ -367,6 +373,7 @@ class Checker {
     const S inner = rng_.chance(0.2) ? S{0} : coord(0, 20);
     const Ring<S> ring{random_point(), inner, inner + coord(0, 20)};
     check_query(ring, "ring");
+    check_query_nodes(ring, "ring nodes");
     const Ellipse<S> ellipse{random_point(), V{coord(0, 25), rng_.chance(0.1) ? S{0} : coord(0, 25)}, angle()};
     check_query(ellipse, "ellipse");
     check_query_nodes(ellipse, "ellipse nodes");
@@ -375,8 +382,10 @@ class Checker {
     if (dir.x == 0 && dir.y == 0) dir.x = 1;
     const Sector<S> sector{random_point(), dir, radius(), halves[rng_.integer(0, 3)]};
     check_query(sector, "sector");
+    check_query_nodes(sector, "sector nodes");
     const OrientedBox<S> obb{random_point(), V{coord(0, 20), coord(0, 20)}, angle()};
     check_query(obb, "oriented box");
+    check_query_nodes(obb, "oriented box nodes");
     // A convex polygon: points on a circle at increasing angles, either winding.
     std::vector<V> vertices;
     const V c = random_point();
@@ -396,7 +405,9 @@ class Checker {
     const Sphere<S> sphere{random_point(), radius()};
     check_query(sphere, "sphere");
     check_query_nodes(sphere, "sphere nodes");
-    check_query(random_frustum(), "frustum");
+    const Frustum<S> frustum = random_frustum();
+    check_query(frustum, "frustum");
+    check_query_nodes(frustum, "frustum nodes");
   }
 
   // A perspective camera somewhere in the scene looking at a random target (sometimes exactly along an axis).

@@ -590,6 +590,26 @@ TEST(Tree, NearestLocateAndNodeQueriesRejectBadInput) {
   tree.validate();
 }
 
+// Squared distances of far-apart float coordinates overflow float: nearest must still rank them by distance
+// and keep max_distance (found by mutation review: both failed when the squares were taken in float).
+TEST(Tree, NearestRanksFarApartObjectsWithoutOverflow) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(static_cast<int>(p));
+    QuadTree<int> tree(config2(p));
+    tree.insert({{-1e19f, 0}, {-1e19f, 0}}, 0);
+    tree.insert({{0, 0}, {0, 0}}, 1);
+    tree.insert({{1e25f, 0}, {1e25f, 0}}, 2);
+    const auto near = tree.nearest({3e19f, 0}, 1);
+    ASSERT_EQ(near.size(), 1u);
+    EXPECT_EQ(tree.value(near[0].handle), 1);  // 3e19 away, against 4e19 and ~1e25
+    EXPECT_EQ(near[0].distance, 3e19f);
+    const auto within = tree.nearest({0, 0}, 5, 1e20f);
+    ASSERT_EQ(within.size(), 2u);  // not the object at 1e25
+    EXPECT_EQ(tree.value(within[0].handle), 1);
+    EXPECT_EQ(tree.value(within[1].handle), 0);
+  }
+}
+
 // A ray cast started from inside another ray cast's callback (on the same thread) gets its own heap.
 TEST(Tree, NestedRayCastsKeepTheirOwnOrder) {
   QuadTree<int> tree(config2(Placement::Loose, 6, 2));

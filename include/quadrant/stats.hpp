@@ -9,8 +9,9 @@ namespace quadrant {
 
 /// What one query did: the seeds' "traversal counts".
 struct QueryStats {
-  std::size_t nodes_visited = 0;  ///< nodes whose bounds were tested or entered
-  std::size_t box_tests = 0;      ///< object boxes tested against the query shape
+  std::size_t nodes_visited = 0;  ///< nodes entered: tested against the shape, or (ray casts, nearest) taken off
+                                  ///< the best-first heap
+  std::size_t box_tests = 0;      ///< object boxes tested against the query shape (or keyed, for rays and nearest)
   std::size_t hits = 0;           ///< objects reported to the callback
   bool stopped = false;           ///< the callback returned false
 };

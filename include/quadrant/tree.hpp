@@ -286,13 +286,14 @@ class Tree {
   /// Equal fractions come in handle-index order. fn returns void, or bool where false stops — the nearest hit alone
   /// costs one call and visits only the nodes in front of it. Best-first over nodes and objects; allocates nothing
   /// once warm (a per-thread heap reused by later casts). fn must not mutate the tree. Throws
-  /// std::invalid_argument for a segment with a NaN or infinite coordinate.
+  /// std::invalid_argument for a segment with a NaN or infinite coordinate, or whose b - a overflows.
   template <class Fn>
   QueryStats raycast(const Segment<D, S>& segment, Fn&& fn, std::uint32_t layers = ~0u) const;
 
   /// The k objects in `layers` nearest to `point` within `max_distance` (inclusive), nearest first; distance is
-  /// from the point to the box, 0 inside it; equal distances in handle-index order. Best-first: visits the nodes
-  /// nearer than the k-th answer, not every object. Throws std::invalid_argument for a non-finite point or a
+  /// from the point to the box, 0 inside it; equal distances in handle-index order. Distances are compared in a
+  /// wider type than S (double for float, long double for double), so far-apart coordinates do not overflow them.
+  /// Best-first: visits the nodes nearer than the k-th answer, not every object. Throws std::invalid_argument for a non-finite point or a
   /// negative or NaN max_distance. Allocates the returned vector; see the overload that fills one you keep.
   std::vector<Neighbor<S>> nearest(const vec_type& point, std::size_t k,
                                    S max_distance = std::numeric_limits<S>::infinity(),
@@ -318,8 +319,8 @@ class Tree {
         max_distance, layers);
   }
   /// Calls fn(Handle, const T&, S distance) for the objects in `layers` within `max_distance` of `point`, nearest
-  /// first, until fn returns false (an incremental nearest-neighbour search: ask for more as you need them).
-  /// Costs and errors as `nearest`.
+  /// first. fn returns void (go on to the last), or bool where false stops: an incremental nearest-neighbour
+  /// search, ask for more as you need them. Costs and errors as `nearest`.
   template <class Fn>
   QueryStats for_each_nearest(const vec_type& point, Fn&& fn, S max_distance = std::numeric_limits<S>::infinity(),
                               std::uint32_t layers = ~0u) const;
@@ -333,7 +334,7 @@ class Tree {
 
   /// The leaf whose cell holds `point` (a point on a face shared by two cells belongs to the upper one, except on
   /// the world's upper faces). O(depth). Throws std::invalid_argument for a non-finite point or one outside the
-  /// world (no cell holds it; objects there live at the root).
+  /// world (no cell holds it).
   node_view locate(const vec_type& point) const {
     check_point(point, "locate");
     if (!overlaps(config_.world, point)) throw std::invalid_argument("quadrant: locate: point outside the world");
@@ -986,10 +987,10 @@ class Tree {
 
   // Under Leaves an object is listed by several leaves; a best-first walk reports it from the one leaf that is
   // first by (key, index) among those the walk reaches, so each object is met once with no per-query set.
-  template <class Key>
-  bool first_leaf_of(std::uint32_t id, std::uint32_t n, S key_n, Key&& key) const;
+  template <class K, class Key>
+  bool first_leaf_of(std::uint32_t id, std::uint32_t n, K key_n, Key&& key) const;
 
-  template <class NodeKey, class EntryKey, class Report>
+  template <class K, class NodeKey, class EntryKey, class Report>
   QueryStats best_first(std::uint32_t layers, NodeKey&& node_key, EntryKey&& entry_key, Report&& report) const;
 
   template <class Fn>

@@ -179,12 +179,12 @@ struct LaterThan {
 }  // namespace detail
 
 template <int D, class T, class S>
-template <class Key>
-bool Tree<D, T, S>::first_leaf_of(std::uint32_t id, std::uint32_t n, S key_n, Key&& key) const {
+template <class K, class Key>
+bool Tree<D, T, S>::first_leaf_of(std::uint32_t id, std::uint32_t n, K key_n, Key&& key) const {
   for (std::uint32_t r = records_[id].ref; r != kNone; r = refs_[r].next) {
     const std::uint32_t m = refs_[r].node;
     if (m == n) continue;
-    const std::optional<S> key_m = key(m);
+    const std::optional<K> key_m = key(m);
     if (key_m && (*key_m < key_n || (*key_m == key_n && m < n))) return false;
   }
   return true;
@@ -195,23 +195,23 @@ bool Tree<D, T, S>::first_leaf_of(std::uint32_t id, std::uint32_t n, S key_n, Ke
 // the key of anything inside its bounds, so when an object comes off the heap nothing left can come before it.
 // report(entry, key) returns false to stop.
 template <int D, class T, class S>
-template <class NodeKey, class EntryKey, class Report>
+template <class K, class NodeKey, class EntryKey, class Report>
 QueryStats Tree<D, T, S>::best_first(std::uint32_t layers, NodeKey&& node_key, EntryKey&& entry_key,
                                      Report&& report) const {
   QueryStats st;
-  detail::ScratchLease<detail::Pending<S>> lease;
-  std::vector<detail::Pending<S>>& heap = lease.get();
-  const detail::LaterThan<S> later;
+  detail::ScratchLease<detail::Pending<K>> lease;
+  std::vector<detail::Pending<K>>& heap = lease.get();
+  const detail::LaterThan<K> later;
   const bool leaves = config_.placement == Placement::Leaves;
-  auto push = [&](const detail::Pending<S>& p) {
+  auto push = [&](const detail::Pending<K>& p) {
     heap.push_back(p);
     std::push_heap(heap.begin(), heap.end(), later);
   };
   if (pool_.nodes[0].count > 0 && (pool_.nodes[0].layers & layers) != 0)
-    if (const std::optional<S> k = node_key(0)) push({*k, 0, kNone, 0});
+    if (const std::optional<K> k = node_key(0)) push({*k, 0, kNone, 0});
   while (!heap.empty()) {
     std::pop_heap(heap.begin(), heap.end(), later);
-    const detail::Pending<S> top = heap.back();
+    const detail::Pending<K> top = heap.back();
     heap.pop_back();
     const Node& node = pool_.nodes[top.node];
     if (top.slot != kNone) {
@@ -227,7 +227,7 @@ QueryStats Tree<D, T, S>::best_first(std::uint32_t layers, NodeKey&& node_key, E
       const entry_type& e = node.entries[i];
       if ((e.layers & layers) == 0) continue;
       ++st.box_tests;
-      const std::optional<S> k = entry_key(e.box);
+      const std::optional<K> k = entry_key(e.box);
       if (!k) continue;
       if (leaves && !first_leaf_of(e.handle.index_, top.node, top.key, node_key)) continue;
       push({*k, top.node, i, e.handle.index_});
@@ -236,7 +236,7 @@ QueryStats Tree<D, T, S>::best_first(std::uint32_t layers, NodeKey&& node_key, E
     for (std::uint32_t c = node.first_child; c < node.first_child + fanout; ++c) {
       const Node& child = pool_.nodes[c];
       if (child.count == 0 || (child.layers & layers) == 0) continue;
-      if (const std::optional<S> k = node_key(c)) push({*k, c, kNone, c});
+      if (const std::optional<K> k = node_key(c)) push({*k, c, kNone, c});
     }
   }
   return st;
@@ -247,7 +247,7 @@ template <int D, class T, class S>
 template <class Fn>
 QueryStats Tree<D, T, S>::raycast(const Segment<D, S>& segment, Fn&& fn, std::uint32_t layers) const {
   check_shape(segment);
-  return best_first(
+  return best_first<S>(
       layers, [&](std::uint32_t m) { return entry_fraction(segment, pool_.nodes[m].bounds); },
       [&](const box_type& b) { return entry_fraction(segment, b); },
       [&](const entry_type& e, S t) {
@@ -255,22 +255,30 @@ QueryStats Tree<D, T, S>::raycast(const Segment<D, S>& segment, Fn&& fn, std::ui
       });
 }
 
-// Nearest neighbours are keyed by squared distance, out of reach beyond max_distance.
+// Nearest neighbours are keyed by squared distance, out of reach beyond max_distance. The squares are taken in a
+// wider type (double for float, long double for double), so no finite coordinates overflow them.
 template <int D, class T, class S>
 template <class Fn>
 QueryStats Tree<D, T, S>::for_each_nearest(const vec_type& point, Fn&& fn, S max_distance,
                                            std::uint32_t layers) const {
   check_nearest_args(point, max_distance);
-  const S limit = max_distance * max_distance;  // squared; infinity stays infinity
-  auto key = [&](const box_type& b) -> std::optional<S> {
-    const S d = distance_squared(point, b);
-    if (d <= limit) return d;
+  using W = std::conditional_t<std::is_same_v<S, float>, double, long double>;
+  const W limit = W(max_distance) * W(max_distance);  // infinity stays infinity
+  auto key = [&](const box_type& b) -> std::optional<W> {
+    W sum = 0;
+    for (int i = 0; i < D; ++i) {
+      W d = 0;
+      if (point[i] < b.min[i]) d = W(b.min[i]) - W(point[i]);
+      else if (point[i] > b.max[i]) d = W(point[i]) - W(b.max[i]);
+      sum += d * d;
+    }
+    if (sum <= limit) return sum;
     return std::nullopt;
   };
-  return best_first(
+  return best_first<W>(
       layers, [&](std::uint32_t m) { return key(pool_.nodes[m].bounds); }, key,
-      [&](const entry_type& e, S d) {
-        return detail::call_and_continue(fn, e.handle, *records_[e.handle.index_].value, std::sqrt(d));
+      [&](const entry_type& e, W d) {
+        return detail::call_and_continue(fn, e.handle, *records_[e.handle.index_].value, static_cast<S>(std::sqrt(d)));
       });
 }
 
