@@ -14,6 +14,8 @@
 //    along each edge; |distance - radius| <= tol is skipped.
 #include <quadrant/geometry.hpp>
 
+#include "support/shape_testing.hpp"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -28,6 +30,9 @@
 namespace {
 
 using namespace quadrant;
+using quadrant_test::lattice;
+using quadrant_test::sub_box;
+using quadrant_test::uniform;
 
 using Pt = std::array<double, 2>;
 using Poly = std::vector<Pt>;
@@ -179,8 +184,6 @@ ConvexPolygon<S> make_polygon(const Poly& p) {
 
 // ---- random inputs ---------------------------------------------------------------------------------------------------
 
-int lattice(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
-double uniform(std::mt19937& rng, double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); }
 
 // Hull of random lattice points with at least 3 vertices.
 Poly lattice_polygon(std::mt19937& rng, int lo, int hi) {
@@ -237,25 +240,6 @@ Box<2, S> real_box(std::mt19937& rng, double spread, double size) {
   return b;
 }
 
-// A box inside node: each side snapped to a face of node, or drawn inside it, or collapsed to zero size.
-template <class S>
-Box<2, S> sub_box(std::mt19937& rng, const Box<2, S>& node) {
-  Box<2, S> b;
-  for (int i = 0; i < 2; ++i) {
-    const S lo = node.min[i], hi = node.max[i];
-    const auto pick = [&] {
-      const int k = lattice(rng, 0, 3);
-      if (k == 0) return lo;
-      if (k == 1) return hi;
-      return std::clamp(static_cast<S>(uniform(rng, double(lo), double(hi))), lo, hi);
-    };
-    S a = pick(), c = lattice(rng, 0, 3) == 0 ? a : pick();
-    if (a > c) std::swap(a, c);
-    b.min[i] = a;
-    b.max[i] = c;
-  }
-  return b;
-}
 
 template <class S>
 double tolerance() {

@@ -16,6 +16,8 @@
 //    size; at least 95% of the cases must be decided.
 #include <quadrant/geometry.hpp>
 
+#include "support/shape_testing.hpp"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -31,9 +33,10 @@
 namespace {
 
 using namespace quadrant;
+using quadrant_test::lattice;
+using quadrant_test::sub_box;
+using quadrant_test::uniform;
 
-double uniform(std::mt19937& rng, double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); }
-int lattice(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
 
 template <int D, class S>
 Box<D, S> lattice_box(std::mt19937& rng, int lo, int hi) {
@@ -46,25 +49,6 @@ Box<D, S> lattice_box(std::mt19937& rng, int lo, int hi) {
   return b;
 }
 
-// A box inside node: each side snapped to a face of node, or drawn inside it, or collapsed to zero size.
-template <int D, class S>
-Box<D, S> sub_box(std::mt19937& rng, const Box<D, S>& node) {
-  Box<D, S> b;
-  for (int i = 0; i < D; ++i) {
-    const S lo = node.min[i], hi = node.max[i];
-    const auto pick = [&] {
-      const int k = lattice(rng, 0, 3);
-      if (k == 0) return lo;
-      if (k == 1) return hi;
-      return std::clamp(static_cast<S>(uniform(rng, double(lo), double(hi))), lo, hi);
-    };
-    S a = pick(), c = lattice(rng, 0, 3) == 0 ? a : pick();
-    if (a > c) std::swap(a, c);
-    b.min[i] = a;
-    b.max[i] = c;
-  }
-  return b;
-}
 
 template <int D_, class S_>
 struct Dim {
