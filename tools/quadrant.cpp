@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "demo.hpp"
+#include "grid_nodes.hpp"
 #include "mmo_collision.hpp"
 
 #ifndef QUADRANT_VERSION
@@ -29,6 +30,8 @@ using quadrant_tools::Scenario;
 const Scenario kScenarios[] = {
     {"mmo-collision", "the MMO article's 300 moving boxes: pairs and traversal counts per placement and depth",
      &quadrant_tools::mmo::run_demo},
+    {"grid-nodes", "the TypeScript article's fixed-depth grid: locate, node queries by shape, moving targets",
+     &quadrant_tools::grid::run_demo},
 };
 
 // Brute force costs O(objects^2) per frame.

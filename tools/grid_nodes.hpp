@@ -1,0 +1,177 @@
+// quadrant tool — scenario `grid-nodes`: the TypeScript article's grid of fixed depth (seeds/004) reproduced.
+//
+// A full quadtree of fixed depth (split_threshold 0: the article's QuadTree built down to its height) over a
+// 1024 x 1024 map holds point targets in its leaves. The article's questions, each checked against brute force
+// over the grid's cells: which leaf holds a point (find / locate), which leaves a rectangle, circle, convex
+// polygon or rotated ellipse covers, with and without skipping empty subtrees (findNodesIn*, skipEmpty), and
+// which moving targets changed leaf this frame (onTargetPosUpdate / move()'s result).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <quadrant/quadrant.hpp>
+
+#include "demo.hpp"
+
+namespace quadrant_tools::grid {
+
+using quadrant::Box2;
+using quadrant::Vec2;
+
+inline constexpr float kSide = 1024;
+inline constexpr int kDepth = 5;  // 32 x 32 leaves of side 32
+
+// The leaf holding p, by arithmetic on the grid (the brute force for locate): cells are half-open, the world's
+// upper faces closed.
+inline int cell_of(Vec2 p) {
+  const float side = kSide / float(1 << kDepth);
+  const int n = 1 << kDepth;
+  const int cx = std::min(int(p.x / side), n - 1), cy = std::min(int(p.y / side), n - 1);
+  return cy * n + cx;
+}
+inline int cell_of(const Box2& cell) { return cell_of(quadrant::center(cell)); }
+
+// The article's own node tests, as their names say: a leaf is found by a circle when one of its corners lies in
+// the circle (isPointsInCircle), by a polygon when one of the polygon's vertices lies in it (isPointsInRect).
+inline bool article_circle(const quadrant::Circle<float>& c, const Box2& cell) {
+  const Vec2 corners[4] = {cell.min, {cell.max.x, cell.min.y}, cell.max, {cell.min.x, cell.max.y}};
+  for (const Vec2& p : corners)
+    if (quadrant::dot(p - c.center, p - c.center) <= c.radius * c.radius) return true;
+  return false;
+}
+inline bool article_polygon(const quadrant::ConvexPolygon<float>& poly, const Box2& cell) {
+  for (const Vec2& v : poly.vertices())
+    if (quadrant::overlaps(cell, v)) return true;
+  return false;
+}
+
+struct NodeRow {
+  std::string shape;
+  std::size_t exact = 0, nonempty = 0, article = 0, missed = 0;
+  bool has_article = false;
+  std::size_t brute_exact = 0, brute_nonempty = 0;
+};
+
+/// `quadrant demo --scenario grid-nodes`.
+inline bool run_demo(const DemoOptions& opt) {
+  const int targets = opt.objects_set ? opt.objects : 2000;
+  const int frames = opt.frames_set ? opt.frames : (opt.quick ? 10 : 120);
+  std::printf("== grid-nodes: the TypeScript article's fixed-depth grid and node queries (seeds/004) ==\n");
+  std::printf("A full quadtree (split_threshold 0) of depth %d over %g x %g: %d x %d leaves of side %g. %d point\n"
+              "targets random-walk for %d frames (seed %llu). Every answer is checked against brute force over the\n"
+              "grid's cells.\n\n",
+              kDepth, double(kSide), double(kSide), 1 << kDepth, 1 << kDepth, double(kSide) / (1 << kDepth), targets,
+              frames, static_cast<unsigned long long>(opt.seed));
+
+  quadrant::QuadTree<int> tree({.world = {{0, 0}, {kSide, kSide}}, .max_depth = kDepth, .split_threshold = 0});
+  Rng rng(opt.seed);
+  std::vector<Vec2> pos;
+  std::vector<quadrant::Handle> handles;
+  // Targets gather in a few towns, so many cells stay empty (what skipEmpty is for).
+  for (int i = 0; i < targets; ++i) {
+    const Vec2 town{float(200 + 300 * (i % 3)), float(250 + 250 * (i % 2))};
+    const Vec2 p{std::clamp(town.x + float(rng.uniform(-90, 90)), 0.0f, kSide),
+                 std::clamp(town.y + float(rng.uniform(-90, 90)), 0.0f, kSide)};
+    pos.push_back(p);
+    handles.push_back(tree.insert({p, p}, i));
+  }
+  std::size_t failures = 0;
+  auto fail = [&](const std::string& what) {
+    if (failures++ < 10) std::printf("MISMATCH %s\n", what.c_str());
+  };
+
+  // Moving targets: move() says when the leaf changed; brute force compares the cells before and after.
+  std::size_t moves = 0, changes = 0;
+  for (int f = 0; f < frames; ++f) {
+    for (int i = 0; i < targets; ++i) {
+      const Vec2 before = pos[std::size_t(i)];
+      const Vec2 after{std::clamp(before.x + float(rng.uniform(-6, 6)), 0.0f, kSide),
+                       std::clamp(before.y + float(rng.uniform(-6, 6)), 0.0f, kSide)};
+      const bool changed = tree.move(handles[std::size_t(i)], {after, after});
+      pos[std::size_t(i)] = after;
+      ++moves;
+      changes += changed;
+      if (changed != (cell_of(before) != cell_of(after)))
+        fail("target " + std::to_string(i) + " frame " + std::to_string(f) + ": move() said " +
+             (changed ? "changed" : "stayed"));
+      if (cell_of(tree.locate(after).cell) != cell_of(after))
+        fail("locate of target " + std::to_string(i));
+    }
+  }
+  std::printf("Moving targets: %zu moves, %zu changed leaf (move() returned true; brute force agrees on every one).\n\n",
+              moves, changes);
+
+  // Node queries by the article's four shapes.
+  const float pi = std::numbers::pi_v<float>;
+  const std::vector<Vec2> hexagon = [&] {
+    std::vector<Vec2> v;
+    for (int k = 0; k < 6; ++k) v.push_back({500 + 260 * std::cos(float(k) * pi / 3), 400 + 260 * std::sin(float(k) * pi / 3)});
+    return v;
+  }();
+  const quadrant::ConvexPolygon<float> polygon{std::span<const Vec2>(hexagon)};
+  const Box2 rect{{150, 150}, {420, 330}};
+  const quadrant::Circle<float> circle{{700, 500}, 150};
+  const quadrant::Circle<float> small_circle{{112, 880}, 10};  // inside one cell, touching no corner
+  const quadrant::Ellipse<float> ellipse{{450, 600}, {300, 90}, 0.6f};
+
+  std::vector<NodeRow> rows;
+  auto measure = [&](const std::string& name, const auto& shape, auto article) {
+    NodeRow row;
+    row.shape = name;
+    tree.query_nodes(shape, [&](const quadrant::NodeView<2, float>&) { ++row.exact; }, false);
+    tree.query_nodes(shape, [&](const quadrant::NodeView<2, float>&) { ++row.nonempty; }, true);
+    std::size_t found_by_article = 0;
+    tree.for_each_node([&](const quadrant::NodeView<2, float>& v) {
+      if (!v.leaf) return;
+      const bool exact = quadrant::overlaps(shape, v.cell);
+      row.brute_exact += exact;
+      row.brute_nonempty += exact && v.count > 0;
+      if constexpr (!std::is_same_v<decltype(article), std::nullptr_t>) {
+        const bool a = article(v.cell);
+        found_by_article += a;
+        row.missed += exact && !a;
+      }
+    });
+    if constexpr (!std::is_same_v<decltype(article), std::nullptr_t>) {
+      row.article = found_by_article;
+      row.has_article = true;
+    }
+    if (row.exact != row.brute_exact || row.nonempty != row.brute_nonempty) fail("node query by " + name);
+    rows.push_back(row);
+  };
+  measure("rectangle", rect, nullptr);
+  measure("circle r 150", circle, [&](const Box2& c) { return article_circle(circle, c); });
+  measure("circle r 10", small_circle, [&](const Box2& c) { return article_circle(small_circle, c); });
+  measure("hexagon r 260", polygon, [&](const Box2& c) { return article_polygon(polygon, c); });
+  measure("ellipse 300 x 90", ellipse, nullptr);
+
+  std::printf("Leaves whose cells overlap each shape (query_nodes), all of them and with skip_empty, beside the\n"
+              "article's own node tests (a circle finds a leaf when a corner of the leaf is in it, a polygon when a\n"
+              "vertex of the polygon is in the leaf) and the overlapping leaves those tests miss:\n");
+  Line line;
+  line.add("%-18s %8s %10s %10s %8s", "shape", "leaves", "non-empty", "article's", "missed");
+  line.print();
+  for (const NodeRow& r : rows) {
+    line.add("%-18s %8zu %10zu", r.shape.c_str(), r.exact, r.nonempty);
+    if (!r.has_article) line.add(" %10s %8s", "-", "-");
+    else line.add(" %10zu %8zu", r.article, r.missed);
+    line.print();
+  }
+  std::printf("(The article's tests are approximations: a circle smaller than a cell has no corner of any cell in\n"
+              " it and finds nothing; a polygon finds only the cells holding its vertices.)\n\n");
+
+  if (failures == 0) {
+    std::printf("grid-nodes: OK (all answers agree with brute force)\n");
+    return true;
+  }
+  std::printf("grid-nodes: FAILED (%zu mismatches with brute force)\n", failures);
+  return false;
+}
+
+}  // namespace quadrant_tools::grid
