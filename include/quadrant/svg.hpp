@@ -122,25 +122,17 @@ class SvgCanvas {
   }
   /// A closed polygon through `points` (a range of Vec<2, S>, any winding, any count).
   template <std::ranges::input_range R>
-  void polygon(const R& points, const SvgStyle& style = {}) {
-    Element e("polygon");
-    e.attr_raw("points", point_list(points));
-    add(e, style);
-  }
+  void polygon(const R& points, const SvgStyle& style = {}) { add_points("polygon", points, style); }
   /// A closed polygon from a braced list of points.
   void polygon(std::initializer_list<Vec<2, double>> points, const SvgStyle& style = {}) {
-    polygon(std::span<const Vec<2, double>>(points.begin(), points.size()), style);
+    add_points("polygon", points, style);
   }
   /// An open line through `points` (a range of Vec<2, S>).
   template <std::ranges::input_range R>
-  void polyline(const R& points, const SvgStyle& style = {}) {
-    Element e("polyline");
-    e.attr_raw("points", point_list(points));
-    add(e, style);
-  }
+  void polyline(const R& points, const SvgStyle& style = {}) { add_points("polyline", points, style); }
   /// An open line from a braced list of points.
   void polyline(std::initializer_list<Vec<2, double>> points, const SvgStyle& style = {}) {
-    polyline(std::span<const Vec<2, double>>(points.begin(), points.size()), style);
+    add_points("polyline", points, style);
   }
   /// Text (UTF-8; XML-escaped here, control characters dropped) with its baseline starting at world point `at`,
   /// `size_px` pixels high, in `colour`.
@@ -196,10 +188,11 @@ class SvgCanvas {
     if (h >= std::numbers::pi) return add_path(circle_path(to_pixel(apex), r * scale_), style, false);
     const Vec<2, double> p = to_pixel(apex), from = rim(axis - h), to = rim(axis + h);
     // World counter-clockwise is SVG's negative-angle direction (y flipped): sweep flag 0.
-    add_path("M " + num(p.x) + " " + num(p.y) + " L " + num(from.x) + " " + num(from.y) + " A " + num(r * scale_) + " " +
-             num(r * scale_) + " 0 " + (2 * h > std::numbers::pi ? "1" : "0") + " 0 " + num(to.x) + " " + num(to.y) +
-             " Z",
-         style, false);
+    const std::string rr = num(r * scale_) + " " + num(r * scale_);
+    const char* large = 2 * h > std::numbers::pi ? " 0 1 0 " : " 0 0 0 ";
+    add_path("M " + num(p.x) + " " + num(p.y) + " L " + num(from.x) + " " + num(from.y) + " A " + rr + large +
+                 num(to.x) + " " + num(to.y) + " Z",
+             style, false);
   }
   /// An OrientedBox, by its four corners.
   template <class S>
@@ -264,15 +257,12 @@ class SvgCanvas {
     std::string out;
     out.reserve(s.size());
     for (const char ch : s) {
-      switch (ch) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&apos;"; break;
-        default:
-          if (static_cast<unsigned char>(ch) >= 0x20 || ch == '\t' || ch == '\n' || ch == '\r') out += ch;
-      }
+      if (ch == '&') out += "&amp;";
+      else if (ch == '<') out += "&lt;";
+      else if (ch == '>') out += "&gt;";
+      else if (ch == '"') out += "&quot;";
+      else if (ch == '\'') out += "&apos;";
+      else if (static_cast<unsigned char>(ch) >= 0x20 || ch == '\t' || ch == '\n' || ch == '\r') out += ch;
     }
     return out;
   }
@@ -305,15 +295,19 @@ class SvgCanvas {
     hi = mid + 0.5;
   }
   template <class R>
-  std::string point_list(const R& points) const {
+  void add_points(const char* tag, const R& points, const SvgStyle& style) {
     std::string list;
     for (const auto& p : points) {
-      check_point(p, "SvgCanvas::polygon");
+      check_point(p, tag);
       const Vec<2, double> q = to_pixel(p);
       if (!list.empty()) list += ' ';
-      list += num(q.x) + "," + num(q.y);
+      list += num(q.x);
+      list += ',';
+      list += num(q.y);
     }
-    return list;
+    Element e(tag);
+    e.attr_raw("points", list);
+    add(e, style);
   }
   std::string circle_path(const Vec<2, double>& c, double r) const {
     const std::string rr = num(r) + " " + num(r) + " 0 1 0 ";
@@ -401,13 +395,14 @@ void draw_tree(SvgCanvas& canvas, const Tree<2, T, S>& tree, const TreeDrawing& 
     });
   }
   if (drawing.owner_lines) {
+    const SvgStyle owner_style{"none", "#444444", 0.5, 1, "", "owner"};
     tree.for_each_node([&](const NodeView<2, S>& node) {
       const Vec<2, double> cell_centre{(double(node.cell.min.x) + double(node.cell.max.x)) / 2,
                                        (double(node.cell.min.y) + double(node.cell.max.y)) / 2};
       for (const Entry<2, S>& item : node.items) {
         const Vec<2, double> centre{(double(item.box.min.x) + double(item.box.max.x)) / 2,
                                     (double(item.box.min.y) + double(item.box.max.y)) / 2};
-        canvas.line(centre, cell_centre, {"none", "#444444", 0.5, 1, "", "owner"});
+        canvas.line(centre, cell_centre, owner_style);
       }
     });
   }
