@@ -21,6 +21,7 @@ struct DemoOptions {
   bool objects_set = false;
   std::uint64_t seed = 1;
   bool quick = false;  // fewer frames and configurations, for smoke tests
+  std::string svg_dir;  // when set, scenarios write their pictures (SVG) there
 };
 
 /// One runnable scenario: `run` prints its report and returns true when every check passed.

@@ -1,6 +1,6 @@
 // quadrant — the command line program: runnable demos of what the library is for.
 //
-//   quadrant demo [--scenario NAME|all] [--frames N] [--objects N] [--seed N] [--quick]
+//   quadrant demo [--scenario NAME|all] [--frames N] [--objects N] [--seed N] [--quick] [--svg DIR]
 //   quadrant --version | --help
 //
 // Each demo scenario reproduces one of the seed articles' experiments with quadrant, checks every answer against
@@ -73,6 +73,8 @@ int main(int argc, char** argv) {
           ->check(CLI::Range(2, kMaxObjects));
   demo->add_option("--seed", opt.seed, "random seed of the scene")->capture_default_str();
   demo->add_flag("--quick", opt.quick, "few frames and configurations: a smoke test");
+  demo->add_option("--svg", opt.svg_dir, "write each scenario's pictures (SVG) into this existing directory")
+      ->check(CLI::ExistingDirectory);
 
   CLI11_PARSE(app, argc, argv);
   opt.frames_set = frames->count() > 0;
