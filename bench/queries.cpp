@@ -117,9 +117,8 @@ std::vector<Segment<2, float>> segments() {
   return shapes<Segment<2, float>>([](std::mt19937& rng) { return Segment<2, float>{point2(rng), point2(rng)}; });
 }
 
-template <class Shape>
-void run_tree(benchmark::State& state, const std::vector<Shape>& qs) {
-  const auto& s = scene2();
+template <int D, class Shape>
+void run_tree(benchmark::State& state, const Scene<D>& s, const std::vector<Shape>& qs) {
   std::size_t i = 0, hits = 0, tests = 0, queries = 0;
   for (auto _ : state) {
     const QueryStats st = s.tree.query(qs[i++ & 255], [](const int& v) { benchmark::DoNotOptimize(v); });
@@ -145,7 +144,7 @@ void run_scan(benchmark::State& state, const std::vector<Shape>& qs) {
 }
 
 #define QUERY_BENCH(name, make)                                                              \
-  void BM_tree_##name(benchmark::State& state) { run_tree(state, make()); }                  \
+  void BM_tree_##name(benchmark::State& state) { run_tree(state, scene2(), make()); }                \
   void BM_scan_##name(benchmark::State& state) { run_scan(state, make()); }                  \
   BENCHMARK(BM_tree_##name)->Unit(benchmark::kMicrosecond);                                  \
   BENCHMARK(BM_scan_##name)->Unit(benchmark::kMicrosecond)
@@ -232,15 +231,7 @@ void BM_tree_sphere(benchmark::State& state) {
   std::uniform_real_distribution<float> u(0, kWorld);
   std::vector<Sphere<float>> qs;
   for (int n = 0; n < 256; ++n) qs.push_back({{u(rng), u(rng), u(rng)}, 134});  // 1% of the volume
-  std::size_t i = 0, hits = 0, tests = 0, queries = 0;
-  for (auto _ : state) {
-    const QueryStats st = s.tree.query(qs[i++ & 255], [](const int& v) { benchmark::DoNotOptimize(v); });
-    hits += st.hits;
-    tests += st.box_tests;
-    ++queries;
-  }
-  state.counters["hits"] = double(hits) / double(queries);
-  state.counters["tested"] = double(tests) / double(queries);
+  run_tree(state, s, qs);
 }
 BENCHMARK(BM_tree_sphere)->Unit(benchmark::kMicrosecond);
 

@@ -6,6 +6,8 @@
 #include <random>
 #include <utility>
 
+#include <gtest/gtest.h>
+
 #include <quadrant/geometry.hpp>
 
 namespace quadrant_test {
@@ -33,6 +35,26 @@ quadrant::Box<D, S> sub_box(std::mt19937& rng, const quadrant::Box<D, S>& node) 
     b.max[i] = c;
   }
   return b;
+}
+
+// The property Tree relies on: for `samples` boxes b inside node, classify(shape, node) == Outside implies
+// !overlaps(shape, b) and Inside implies overlaps(shape, b); also Outside exactly when the node itself misses.
+// Returns the node's relation, for the caller's counts.
+template <class Shape, int D, class S>
+quadrant::Relation expect_classify_consistent(std::mt19937& rng, const Shape& shape, const quadrant::Box<D, S>& node,
+                                              int samples = 8) {
+  const quadrant::Relation r = classify(shape, node);
+  EXPECT_EQ(r != quadrant::Relation::Outside, overlaps(shape, node));
+  for (int k = 0; k < samples; ++k) {
+    const quadrant::Box<D, S> b = sub_box(rng, node);
+    if (r == quadrant::Relation::Outside) {
+      EXPECT_FALSE(overlaps(shape, b)) << "sample " << k << " of an Outside node";
+    }
+    if (r == quadrant::Relation::Inside) {
+      EXPECT_TRUE(overlaps(shape, b)) << "sample " << k << " of an Inside node";
+    }
+  }
+  return r;
 }
 
 }  // namespace quadrant_test
