@@ -15,7 +15,10 @@
 
 #include "demo.hpp"
 #include "grid_nodes.hpp"
+#include "lua_rects.hpp"
 #include "mmo_collision.hpp"
+#include "rotated_rects.hpp"
+#include "scene_streaming.hpp"
 
 #ifndef QUADRANT_VERSION
 #define QUADRANT_VERSION "unknown"
@@ -30,6 +33,12 @@ using quadrant_tools::Scenario;
 const Scenario kScenarios[] = {
     {"mmo-collision", "the MMO article's 300 moving boxes: pairs and traversal counts per placement and depth",
      &quadrant_tools::mmo::run_demo},
+    {"rotated-rects", "the Unity article's rotated rectangles: tree candidates then polygon SAT; grow N to 100 ms a frame",
+     &quadrant_tools::rotated::run_demo},
+    {"lua-rects", "the Lua article's 500 rectangles on 1200 x 1200: box tests and pairs vs brute force, then moving",
+     &quadrant_tools::lua::run_demo},
+    {"scene-streaming", "the scene-management article: a camera flies over a map; what comes into and leaves view",
+     &quadrant_tools::streaming::run_demo},
     {"grid-nodes", "the TypeScript article's fixed-depth grid: locate, node queries by shape, moving targets",
      &quadrant_tools::grid::run_demo},
 };
