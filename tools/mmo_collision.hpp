@@ -31,6 +31,7 @@ using quadrant::Placement;
 // The article's world (QTDemo.X_MIN .. Y_MAX) and defaults.
 inline constexpr float kWidth = 120, kHeight = 80;
 inline constexpr int kDefaultObjects = 300, kDefaultFrames = 120, kQuickFrames = 10;
+inline constexpr int kMaxObjects = 5000;  // brute force is quadratic
 // The article's figures: 300 objects, traversal count at depth 0 and (about) at depth 4.
 inline constexpr int kArticleObjects = 300;
 
@@ -111,6 +112,7 @@ struct Run {
 /// Per-frame averages of one run (ms: median).
 struct Result {
   double pair_tests = 0, article_tests = 0, ms = 0;
+  double entries_per_object = 0, bytes_per_object = 0;  // after the last frame
 };
 
 inline const char* name_of(Placement p) { return quadrant::to_string(p); }
@@ -208,6 +210,9 @@ inline Result run(const Scene& scene, const Run& cfg, Failures& failures) {
   result.pair_tests /= frames;
   result.article_tests /= frames;
   result.ms = median(ms);
+  const quadrant::Stats st = tree.stats();
+  result.entries_per_object = static_cast<double>(st.references) / static_cast<double>(n);
+  result.bytes_per_object = static_cast<double>(st.bytes) / static_cast<double>(n);
   return result;
 }
 
@@ -279,6 +284,27 @@ inline void print_update_table(const Scene& scene, Update update, const std::vec
     }
   }
   std::printf("\n");
+}
+
+// The three placements side by side at the default configuration (max_depth 8, split_threshold 8): what a user
+// who changes nothing but the placement gets. docs/placements.md quotes this table.
+inline void print_placement_table(const Scene& scene, Failures& failures) {
+  const quadrant::Config<2, float> defaults{};
+  std::printf("The placements at the default max_depth %d and split_threshold %d (per frame; ms: median):\n",
+              defaults.max_depth, defaults.split_threshold);
+  Line line;
+  line.add("%-9s %11s %14s %12s %9s %12s %10s", "placement", "pair tests", "article tests", "rebuild ms", "move ms",
+           "entries/obj", "bytes/obj");
+  line.print();
+  for (Placement p : {Placement::Loose, Placement::Parent, Placement::Leaves}) {
+    const Result rebuild = run(scene, Run{Update::Rebuild, p, defaults.max_depth, defaults.split_threshold}, failures);
+    const Result move = run(scene, Run{Update::Move, p, defaults.max_depth, defaults.split_threshold}, failures);
+    line.add("%-9s %11.0f %14.0f %12.3f %9.3f %12.2f %10.1f", name_of(p), move.pair_tests, move.article_tests,
+             rebuild.ms, move.ms, move.entries_per_object, move.bytes_per_object);
+    line.print();
+  }
+  std::printf("(entries/obj: node entries per object, above 1 only for Leaves; bytes/obj: Stats::bytes, the heap the\n"
+              " tree holds, capacity included, divided by the objects. Pair tests are from the move() run.)\n\n");
 }
 
 // The article's other question: which monsters does the player's sword swing hit? Object 0 is the player; every
@@ -375,6 +401,10 @@ inline bool run_demo(const DemoOptions& opt) {
   const int frames = opt.frames_set ? opt.frames : (opt.quick ? kQuickFrames : kDefaultFrames);
   const std::vector<int> depths = opt.quick ? std::vector<int>{0, 2, 4} : std::vector<int>{0, 1, 2, 3, 4, 5, 6};
   const std::vector<int> thresholds{0, 8};
+  // Brute force tests n (n - 1) / 2 pairs per frame, for every configuration.
+  if (objects > kMaxObjects)
+    throw std::invalid_argument("mmo-collision: --objects must be at most " + std::to_string(kMaxObjects) +
+                                " (brute force is quadratic)");
   // Every frame's boxes are kept in memory.
   if (static_cast<long long>(objects) * frames > 10'000'000)
     throw std::invalid_argument("mmo-collision: objects x frames must be at most 10000000 (every frame is kept)");
@@ -425,6 +455,7 @@ inline bool run_demo(const DemoOptions& opt) {
 
   print_update_table(scene, Update::Rebuild, depths, thresholds, failures);
   print_update_table(scene, Update::Move, depths, thresholds, failures);
+  print_placement_table(scene, failures);
   print_sword_swing(scene, failures);
   if (!opt.svg_dir.empty()) write_picture(scene, opt.svg_dir);
 
