@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <quadrant/quadrant.hpp>
+#include <quadrant/svg.hpp>
 
 #include "demo.hpp"
 
@@ -57,6 +58,51 @@ struct NodeRow {
   bool has_article = false;
   std::size_t brute_exact = 0, brute_nonempty = 0;
 };
+
+/// The grid, the targets, and the leaves two node queries reach: the hexagon's (green; the ones holding targets,
+/// what skip_empty reports, darker; the article's vertex test's thick-outlined) and the ellipse's (purple).
+inline void write_picture(const quadrant::QuadTree<int>& tree, const std::vector<Vec2>& targets,
+                          const quadrant::ConvexPolygon<float>& hexagon, const quadrant::Ellipse<float>& ellipse,
+                          const std::string& dir) {
+  quadrant::SvgCanvas canvas(tree.config().world, 900);
+  quadrant::draw_tree(canvas, tree, {.objects = false, .legend = false, .fill_opacity = 0.06});
+  auto reached = [&](const auto& shape, const char* colour) {
+    quadrant::SvgStyle cell;
+    cell.fill = colour;
+    cell.stroke = "none";
+    for (bool skip_empty : {false, true}) {
+      cell.opacity = skip_empty ? 0.3 : 0.25;
+      tree.query_nodes(shape, [&](const quadrant::NodeView<2, float>& v) { canvas.rect(v.cell, cell); }, skip_empty);
+    }
+    quadrant::SvgStyle outline;
+    outline.stroke = colour;
+    outline.stroke_width_px = 2.5;
+    canvas.shape(shape, outline);
+  };
+  reached(hexagon, "#2ca02c");
+  reached(ellipse, "#9467bd");
+  quadrant::SvgStyle article;
+  article.stroke = "#111111";
+  article.stroke_width_px = 3;
+  tree.for_each_node([&](const quadrant::NodeView<2, float>& v) {
+    if (v.leaf && article_polygon(hexagon, v.cell)) canvas.rect(v.cell, article);
+  });
+  quadrant::SvgStyle dot;
+  dot.fill = "#d62728";
+  dot.stroke = "none";
+  for (const Vec2& p : targets) canvas.circle(p, 1.5f / float(canvas.scale()), dot);
+  const quadrant::SvgCanvas::LegendEntry rows[] = {
+      {"#2ca02c", "hexagon: leaves it overlaps (darker: holding targets)"},
+      {"#9467bd", "ellipse: leaves it overlaps (darker: holding targets)"},
+      {"#111111", "leaves the article's vertex test finds for the hexagon"},
+      {"#d62728", "targets"}};
+  canvas.legend(rows, 0.6);
+  const std::string path = dir + "/grid-nodes.svg";
+  canvas.save(path);
+  std::printf("picture: %s (the 32 x 32 grid, targets red, the leaves the hexagon and the ellipse reach, the\n"
+              "article's vertex test's six leaves outlined)\n\n",
+              path.c_str());
+}
 
 /// `quadrant demo --scenario grid-nodes`.
 inline bool run_demo(const DemoOptions& opt) {
@@ -165,6 +211,8 @@ inline bool run_demo(const DemoOptions& opt) {
   }
   std::printf("(The article's tests are approximations: a circle smaller than a cell has no corner of any cell in\n"
               " it and finds nothing; a polygon finds only the cells holding its vertices.)\n\n");
+
+  if (!opt.svg_dir.empty()) write_picture(tree, pos, polygon, ellipse, opt.svg_dir);
 
   if (failures == 0) {
     std::printf("grid-nodes: OK (all answers agree with brute force)\n");
