@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace quadrant_tools {
@@ -22,6 +23,30 @@ struct DemoOptions {
   std::uint64_t seed = 1;
   bool quick = false;  // fewer frames and configurations, for smoke tests
   std::string svg_dir;  // when set, scenarios write their pictures (SVG) there
+};
+
+/// A scenario's disagreements with brute force: the first 20 messages kept, the rest counted.
+struct Failures {
+  std::vector<std::string> shown;
+  std::size_t total = 0;
+
+  void add(std::string message) {
+    if (shown.size() < 20) shown.push_back(std::move(message));
+    ++total;
+  }
+
+  /// Prints the kept messages (MISMATCH ...) and the scenario's last line, "NAME: OK (ok_detail)" or
+  /// "NAME: FAILED (...)"; returns true when nothing failed: the scenario's result.
+  bool finish(const char* scenario, const char* ok_detail) const {
+    for (const std::string& m : shown) std::printf("MISMATCH %s\n", m.c_str());
+    if (total > shown.size()) std::printf("... and %zu more mismatches\n", total - shown.size());
+    if (total == 0) {
+      std::printf("%s: OK (%s)\n", scenario, ok_detail);
+      return true;
+    }
+    std::printf("%s: FAILED (%zu mismatches with brute force or validate())\n", scenario, total);
+    return false;
+  }
 };
 
 /// One runnable scenario: `run` prints its report and returns true when every check passed.

@@ -130,16 +130,6 @@ inline quadrant::Config<2, float> article_config(Placement placement) {
           .placement = placement};
 }
 
-// Keeps the first few failure messages; counts the rest.
-struct Failures {
-  std::vector<std::string> shown;
-  std::size_t total = 0;
-  void add(std::string message) {
-    if (shown.size() < 20) shown.push_back(std::move(message));
-    ++total;
-  }
-};
-
 enum class Update { Rebuild, Move };
 inline const char* name_of(Update u) { return u == Update::Rebuild ? "rebuild" : "move"; }
 
@@ -562,16 +552,9 @@ inline bool run_demo(const DemoOptions& opt) {
   print_dynamic(bodies, frames, failures);
   if (!opt.svg_dir.empty()) write_picture(boxes, opt.svg_dir);
 
-  for (const std::string& m : failures.shown) std::printf("MISMATCH %s\n", m.c_str());
-  if (failures.total > failures.shown.size())
-    std::printf("... and %zu more mismatches\n", failures.total - failures.shown.size());
-  if (failures.total == 0) {
-    std::printf("lua-rects: OK (the static scene and all %d frames agree with brute force; validate() passed)\n",
-                frames);
-    return true;
-  }
-  std::printf("lua-rects: FAILED (%zu mismatches with brute force or validate())\n", failures.total);
-  return false;
+  const std::string ok = "the static scene and all " + std::to_string(frames) +
+                         " frames agree with brute force; validate() passed";
+  return failures.finish("lua-rects", ok.c_str());
 }
 
 }  // namespace quadrant_tools::lua

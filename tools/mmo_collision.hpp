@@ -125,16 +125,6 @@ inline std::string describe(const Run& r) {
   return buf;
 }
 
-// Keeps the first few failure messages; counts the rest.
-struct Failures {
-  std::vector<std::string> shown;
-  std::size_t total = 0;
-  void add(std::string message) {
-    if (shown.size() < 20) shown.push_back(std::move(message));
-    ++total;
-  }
-};
-
 inline Result run(const Scene& scene, const Run& cfg, Failures& failures) {
   using clock = std::chrono::steady_clock;
   quadrant::Config<2, float> config;
@@ -459,15 +449,7 @@ inline bool run_demo(const DemoOptions& opt) {
   print_sword_swing(scene, failures);
   if (!opt.svg_dir.empty()) write_picture(scene, opt.svg_dir);
 
-  for (const std::string& m : failures.shown) std::printf("MISMATCH %s\n", m.c_str());
-  if (failures.total > failures.shown.size())
-    std::printf("... and %zu more mismatches\n", failures.total - failures.shown.size());
-  if (failures.total == 0) {
-    std::printf("mmo-collision: OK (all frames agree with brute force)\n");
-    return true;
-  }
-  std::printf("mmo-collision: FAILED (%zu mismatches with brute force or validate())\n", failures.total);
-  return false;
+  return failures.finish("mmo-collision", "all frames agree with brute force");
 }
 
 }  // namespace quadrant_tools::mmo

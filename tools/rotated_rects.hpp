@@ -308,16 +308,6 @@ struct Measurement {
   Fingerprint print;
 };
 
-// Keeps the first few failure messages; counts the rest.
-struct Failures {
-  std::vector<std::string> shown;
-  std::size_t total = 0;
-  void add(std::string message) {
-    if (shown.size() < 20) shown.push_back(std::move(message));
-    ++total;
-  }
-};
-
 /// Runs `frames` frames of contender `c` over the first n rectangles: rebuild (clear, insert every rectangle, as
 /// the article) then find the colliding pairs. `keys`, when given, receives frame 0's pairs. Stops once more than
 /// half the frames cost more than stop_ms (the median is then over it). validate()s quadrant's tree at the end.
@@ -809,15 +799,7 @@ inline bool run_demo(const DemoOptions& opt) {
   print_benchmark(budget_ms, frames, opt.seed, failures);
   if (!opt.svg_dir.empty()) write_picture(opt.seed, opt.svg_dir, failures);
 
-  for (const std::string& m : failures.shown) std::printf("MISMATCH %s\n", m.c_str());
-  if (failures.total > failures.shown.size())
-    std::printf("... and %zu more mismatches\n", failures.total - failures.shown.size());
-  if (failures.total == 0) {
-    std::printf("rotated-rects: OK (every frame's colliding pairs agree with brute force)\n");
-    return true;
-  }
-  std::printf("rotated-rects: FAILED (%zu mismatches with brute force or validate())\n", failures.total);
-  return false;
+  return failures.finish("rotated-rects", "every frame's colliding pairs agree with brute force");
 }
 
 }  // namespace quadrant_tools::rotated

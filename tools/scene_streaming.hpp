@@ -224,15 +224,6 @@ class ArticleSceneTree {
   std::vector<std::vector<std::uint32_t>> nodes_;
 };
 
-struct Failures {
-  std::vector<std::string> shown;
-  std::size_t total = 0;
-  void add(std::string message) {
-    if (shown.size() < 20) shown.push_back(std::move(message));
-    ++total;
-  }
-};
-
 /// Elements of sorted `a` not in sorted `b`.
 inline std::size_t count_missing(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
   std::size_t n = 0, j = 0;
@@ -540,15 +531,7 @@ inline bool run_demo(const DemoOptions& opt) {
   }
   std::printf("\n");
 
-  for (const std::string& msg : failures.shown) std::printf("MISMATCH %s\n", msg.c_str());
-  if (failures.total > failures.shown.size())
-    std::printf("... and %zu more mismatches\n", failures.total - failures.shown.size());
-  if (failures.total == 0) {
-    std::printf("scene-streaming: OK (every frame agrees with the scan and the out-code test)\n");
-    return true;
-  }
-  std::printf("scene-streaming: FAILED (%zu mismatches)\n", failures.total);
-  return false;
+  return failures.finish("scene-streaming", "every frame agrees with the scan and the out-code test");
 }
 
 }  // namespace quadrant_tools::streaming
