@@ -4,6 +4,8 @@
 // run concurrently with each other.
 #pragma once
 
+#include <type_traits>
+
 namespace quadrant {
 
 // ---- queries ----
@@ -75,7 +77,9 @@ void Tree<D, T, S>::query_leaves(const Shape& query_shape, Fn& fn, std::uint32_t
       if ((e.layers & layers) == 0 || !overlaps(e.box, qbox)) continue;
       if (!owns(node.cell, report_point(e.box, qbox), config_.world)) continue;
       ++st.box_tests;
-      if (!overlaps(shape, e.box)) continue;
+      // A box query's exact test is the bounding-box test just made.
+      if constexpr (!std::is_same_v<std::remove_cvref_t<Shape>, box_type>)
+        if (!overlaps(shape, e.box)) continue;
       if (!hit(e, fn, st)) return Step::Stop;
     }
     return Step::Descend;
