@@ -302,22 +302,10 @@ class Tree {
     nearest(point, k, out, max_distance, layers);
     return out;
   }
-  /// As above, into `out` (cleared first): allocates nothing once `out` and the per-thread heap are warm.
+  /// As above, into `out` (cleared first): allocates nothing once `out` and the per-thread heaps are warm. A
+  /// k-bounded search: nodes farther than the k-th best so far are never opened.
   void nearest(const vec_type& point, std::size_t k, std::vector<Neighbor<S>>& out,
-               S max_distance = std::numeric_limits<S>::infinity(), std::uint32_t layers = ~0u) const {
-    out.clear();
-    if (k == 0) {
-      check_nearest_args(point, max_distance);
-      return;
-    }
-    for_each_nearest(
-        point,
-        [&](Handle h, const T&, S distance) {
-          out.push_back(Neighbor<S>{h, distance});
-          return out.size() < k;
-        },
-        max_distance, layers);
-  }
+               S max_distance = std::numeric_limits<S>::infinity(), std::uint32_t layers = ~0u) const;
   /// Calls fn(Handle, const T&, S distance) for the objects in `layers` within `max_distance` of `point`, nearest
   /// first. fn returns void (go on to the last), or bool where false stops: an incremental nearest-neighbour
   /// search, ask for more as you need them. Costs and errors as `nearest`.

@@ -4,7 +4,13 @@
 // run concurrently with each other.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace quadrant {
 
@@ -13,15 +19,34 @@ namespace quadrant {
 // Loose and Parent: every object lies inside its node's bounds, so a subtree whose bounds lie inside the shape
 // is reported without testing its objects, and one whose bounds miss the shape is skipped. The root's bounds are
 // everything (objects outside the world live there): it is always crossed.
+//
+// Shapes whose classify takes a mask of the tests still to make (Frustum: six planes and the corners' box) start
+// each node from its parent's mask, so a child skips the planes its parent lies wholly inside. The walk is
+// pre-order, so when a node at depth d is visited, masks[d - 1] still holds its parent's mask; nodes deeper than
+// the array start from every test (correct, merely slower).
 template <int D, class T, class S>
 template <class Shape, class Fn>
 void Tree<D, T, S>::query_nested(const Shape& query_shape, Fn& fn, std::uint32_t layers, QueryStats& st) const {
   decltype(auto) shape = detail::prepare(query_shape);
+  constexpr bool masked = requires(std::uint32_t& mask) { classify(shape, std::declval<const box_type&>(), mask); };
+  constexpr std::size_t kMaskDepth = 64;
+  std::uint32_t masks[kMaskDepth];
+  masks[0] = ~0u;  // the root is crossed without a test
   pool_.walk(0, 0, [&](std::uint32_t n) {
     const Node& node = pool_.nodes[n];
     ++st.nodes_visited;
     if (node.count == 0 || (node.layers & layers) == 0) return Step::Skip;
-    const Relation rel = n == 0 ? Relation::Crossing : classify(shape, node.bounds);
+    Relation rel = Relation::Crossing;
+    if (n != 0) {
+      if constexpr (masked) {
+        const std::size_t d = static_cast<std::size_t>(node.depth);
+        std::uint32_t mask = d <= kMaskDepth ? masks[d - 1] : ~0u;
+        rel = classify(shape, node.bounds, mask);
+        if (d < kMaskDepth) masks[d] = mask;
+      } else {
+        rel = classify(shape, node.bounds);
+      }
+    }
     if (rel == Relation::Outside) return Step::Skip;
     if (rel == Relation::Inside) return report_subtree(n, fn, layers, st) ? Step::Skip : Step::Stop;
     for (const entry_type& e : node.entries) {
@@ -284,6 +309,82 @@ QueryStats Tree<D, T, S>::for_each_nearest(const vec_type& point, Fn&& fn, S max
       [&](const entry_type& e, W d) {
         return detail::call_and_continue(fn, e.handle, *records_[e.handle.index_].value, static_cast<S>(std::sqrt(d)));
       });
+}
+
+// k nearest: nodes come off a min-heap by distance; objects go straight into a max-heap of the k best so far
+// (ordered by distance, then handle index), whose worst bounds every later node. The walk ends when the nearest
+// unopened node is farther than that bound.
+template <int D, class T, class S>
+void Tree<D, T, S>::nearest(const vec_type& point, std::size_t k, std::vector<Neighbor<S>>& out, S max_distance,
+                            std::uint32_t layers) const {
+  out.clear();
+  check_nearest_args(point, max_distance);
+  if (k == 0 || pool_.nodes[0].count == 0 || (pool_.nodes[0].layers & layers) == 0) return;
+  using W = std::conditional_t<std::is_same_v<S, float>, double, long double>;
+  const W limit = W(max_distance) * W(max_distance);
+  auto key = [&](const box_type& b) {
+    W sum = 0;
+    for (int i = 0; i < D; ++i) {
+      W d = 0;
+      if (point[i] < b.min[i]) d = W(b.min[i]) - W(point[i]);
+      else if (point[i] > b.max[i]) d = W(point[i]) - W(b.max[i]);
+      sum += d * d;
+    }
+    return sum;
+  };
+  struct Found {
+    W key;
+    Handle handle;
+  };
+  // Max-heap: the worst of the best k on top.
+  auto better = [](const Found& a, const Found& b) {
+    return a.key < b.key || (a.key == b.key && a.handle.index_ < b.handle.index_);
+  };
+  detail::ScratchLease<detail::Pending<W>> node_lease;
+  detail::ScratchLease<Found> found_lease;
+  std::vector<detail::Pending<W>>& nodes = node_lease.get();
+  std::vector<Found>& found = found_lease.get();
+  const detail::LaterThan<W> later;
+  const bool leaves = config_.placement == Placement::Leaves;
+  auto bound = [&] { return found.size() == k ? found.front().key : limit; };
+  const W root_key = key(pool_.nodes[0].bounds);
+  if (root_key <= limit) nodes.push_back({root_key, 0, kNone, 0});
+  while (!nodes.empty()) {
+    std::pop_heap(nodes.begin(), nodes.end(), later);
+    const detail::Pending<W> top = nodes.back();
+    nodes.pop_back();
+    // Equal keys may still hold an object with a lower handle index, so only strictly farther nodes end the walk.
+    if (top.key > bound()) break;
+    const Node& node = pool_.nodes[top.node];
+    for (const entry_type& e : node.entries) {
+      if ((e.layers & layers) == 0) continue;
+      const Found f{key(e.box), e.handle};
+      if (f.key > limit) continue;
+      if (found.size() == k && !better(f, found.front())) continue;
+      // Placement::Leaves lists an object in every leaf it overlaps.
+      if (leaves && std::any_of(found.begin(), found.end(),
+                                [&](const Found& g) { return g.handle.index_ == e.handle.index_; }))
+        continue;
+      if (found.size() == k) {
+        std::pop_heap(found.begin(), found.end(), better);
+        found.back() = f;
+      } else {
+        found.push_back(f);
+      }
+      std::push_heap(found.begin(), found.end(), better);
+    }
+    if (node.first_child == kNone) continue;
+    for (std::uint32_t c = node.first_child; c < node.first_child + fanout; ++c) {
+      const Node& child = pool_.nodes[c];
+      if (child.count == 0 || (child.layers & layers) == 0) continue;
+      const W ck = key(child.bounds);
+      if (ck > bound()) continue;
+      nodes.push_back({ck, c, kNone, c});
+      std::push_heap(nodes.begin(), nodes.end(), later);
+    }
+  }
+  std::sort_heap(found.begin(), found.end(), better);
+  for (const Found& f : found) out.push_back(Neighbor<S>{f.handle, static_cast<S>(std::sqrt(f.key))});
 }
 
 // ---- node queries ----
