@@ -24,7 +24,7 @@ struct Plan {
 
 std::vector<Plan> plans(const Options& opt) {
   std::vector<Plan> all = opt.quick ? std::vector<Plan>{{1000, 10}, {10000, 5}}
-                                    : std::vector<Plan>{{1000, 100}, {10000, 40}, {100000, 12}, {1000000, 5}};
+                                    : std::vector<Plan>{{1000, 100}, {10000, 40}, {100000, 10}, {1000000, 3}};
   std::vector<Plan> out;
   for (const Plan& p : all)
     if (p.n <= opt.max_n) out.push_back(p);
@@ -70,7 +70,10 @@ void run_moving_boxes(const Options& opt, Report& report) {
       run(report, scene, plan.frames, "sort-and-sweep (x)", false, [] { return std::make_unique<SortAndSweep>(); });
       run(report, scene, plan.frames, "uniform grid", false,
           [&] { return std::make_unique<UniformGrid>(world, kGridCell); });
-      run(report, scene, plan.frames, "Box2D b2DynamicTree", false, [] { return std::make_unique<Box2dTree>(); });
+      // Box2D's tree answers a query in 1 us at 10k boxes but 33 us at 100k (1.5 candidates each, Debian's 2.4.1):
+      // about 67 s a frame at 1M, which alone would take the full run past its budget.
+      if (plan.n <= 100000)
+        run(report, scene, plan.frames, "Box2D b2DynamicTree", false, [] { return std::make_unique<Box2dTree>(); });
       run(report, scene, plan.frames, "Boost rtree packed (rebuild)", false,
           [] { return std::make_unique<BoostRtree>(true); });
       run(report, scene, plan.frames, "Boost rtree R* (remove+insert)", false,
