@@ -7,6 +7,12 @@
 // eight corners — which is looser (ours must be a subset of it), and against the objects whose centre projects
 // strictly inside the clip volume (they must all be there).
 //
+// Then quadrant::Streamer flies the same path (issue 7): prefetch radius, unload margin, caps on loads per frame
+// and in flight, loads that finish a few frames later; every frame its requests and every object's state are
+// checked against BruteForceStreamer, which tests every object and runs the state machine again. The picture
+// shows that pass: objects by state, this frame's unloads and cancellations, and the octree nodes the frustum
+// walk visited (pruned, reported whole, crossed).
+//
 // The article's own method runs beside it: a quadtree of depth 5 over the ground, objects filed by their position,
 // every object of every node whose cell passes the out-code test loaded. It tests few nodes but loads objects far
 // outside the view, and misses objects that reach into view from a cell that does not.
@@ -19,11 +25,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <numbers>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <quadrant/quadrant.hpp>
+#include <quadrant/streaming.hpp>
 #include <quadrant/svg.hpp>
 
 #include "demo.hpp"
@@ -234,6 +242,102 @@ inline std::size_t count_missing(const std::vector<std::uint32_t>& a, const std:
   return n;
 }
 
+/// The streamer's decisions recomputed by brute force (the demo's oracle and the benchmark's reference): every
+/// object's box tested with the wanted predicate each frame, resident objects that are not wanted with the kept
+/// predicate, and the state machine of docs/streaming.md written out again over flat arrays. Shares no code with
+/// quadrant::Streamer but the frustum's plane test (overlaps(Frustum, Box)).
+class BruteForceStreamer {
+ public:
+  enum class State : std::uint8_t { Unloaded, Queued, Loading, Loaded };
+
+  BruteForceStreamer(const std::vector<Box3>& boxes, float margin, std::size_t per_update, std::size_t in_flight)
+      : boxes_(boxes), state_(boxes.size(), State::Unloaded), margin_(margin), per_update_(per_update),
+        in_flight_(in_flight) {}
+
+  std::vector<std::uint32_t> loads, unloads, cancels;  // the last update's requests (unloads, cancels by id)
+  std::size_t tests = 0;                               // boxes tested by the last update
+
+  /// Loading -> Loaded (true); anything else is a late completion (false).
+  bool mark_loaded(std::uint32_t id) {
+    if (state_[id] != State::Loading) return false;
+    state_[id] = State::Loaded;
+    --loading_, ++loaded_;
+    return true;
+  }
+  State state(std::uint32_t id) const { return state_[id]; }
+  std::size_t loading() const { return loading_; }
+  std::size_t loaded() const { return loaded_; }
+  std::size_t queued() const { return queued_; }
+
+  void update(const quadrant::StreamingSource<float>& s) {
+    loads.clear(), unloads.clear(), cancels.clear();
+    tests = 0;
+    queued_ = 0;
+    const double r2 = double(s.prefetch_radius) * double(s.prefetch_radius);
+    const double k = double(s.prefetch_radius) + double(margin_), k2 = k * k;
+    candidates_.clear();
+    for (std::uint32_t i = 0; i < boxes_.size(); ++i) {
+      const Box3& b = boxes_[i];
+      ++tests;
+      const double d2 = distance_squared(s.position, b);
+      const bool wanted = d2 <= r2 || (s.frustum && quadrant::overlaps(*s.frustum, b));
+      State& st = state_[i];
+      if (st == State::Queued) st = State::Unloaded;
+      if ((st == State::Loading || st == State::Loaded) && !wanted) {
+        ++tests;
+        if (!(d2 <= k2 || (s.frustum && in_grown_frustum(*s.frustum, b)))) {
+          if (st == State::Loading) cancels.push_back(i), --loading_;
+          else unloads.push_back(i), --loaded_;
+          st = State::Unloaded;
+        }
+      }
+      if (wanted && st == State::Unloaded) candidates_.push_back({d2, i});
+    }
+    std::sort(candidates_.begin(), candidates_.end());  // by (distance, id)
+    const std::size_t room = in_flight_ > loading_ ? in_flight_ - loading_ : 0;
+    const std::size_t issue = std::min({per_update_, room, candidates_.size()});
+    for (std::size_t c = 0; c < candidates_.size(); ++c) {
+      const std::uint32_t id = candidates_[c].second;
+      if (c < issue) {
+        state_[id] = State::Loading, ++loading_;
+        loads.push_back(id);
+      } else {
+        state_[id] = State::Queued, ++queued_;
+      }
+    }
+  }
+
+ private:
+  static double distance_squared(const Vec3& p, const Box3& b) {
+    double sum = 0;
+    for (int i = 0; i < 3; ++i) {
+      double g = 0;
+      if (p[i] < b.min[i]) g = double(b.min[i]) - double(p[i]);
+      else if (p[i] > b.max[i]) g = double(p[i]) - double(b.max[i]);
+      sum += g * g;
+    }
+    return sum;
+  }
+  // The frustum's planes pushed out by the margin and its corners' box grown by it (docs/streaming.md).
+  bool in_grown_frustum(const quadrant::Frustum<float>& f, const Box3& b) const {
+    const Box3& c = f.corner_bounds();
+    for (int i = 0; i < 3; ++i)
+      if (c.max[i] + margin_ < b.min[i] || b.max[i] < c.min[i] - margin_) return false;
+    for (const quadrant::Plane<float>& pl : f.planes()) {
+      float v = pl.offset + margin_;
+      for (int i = 0; i < 3; ++i) v += pl.normal[i] * (pl.normal[i] >= 0 ? b.max[i] : b.min[i]);
+      if (v < 0) return false;
+    }
+    return true;
+  }
+
+  const std::vector<Box3>& boxes_;
+  std::vector<State> state_;
+  float margin_;
+  std::size_t per_update_, in_flight_, loading_ = 0, loaded_ = 0, queued_ = 0;
+  std::vector<std::pair<double, std::uint32_t>> candidates_;
+};
+
 /// What one frame did.
 struct FrameRow {
   Vec3 eye;
@@ -263,54 +367,109 @@ inline std::vector<quadrant::Vec2> convex_hull(std::vector<quadrant::Vec2> p) {
   return h;
 }
 
-/// Top-down (x right, z up) picture of one frame: the leaves the frustum reaches, every object near the camera,
-/// the visible ones, what this frame loads and unloads, the frustum's footprint and the camera's path.
-inline void write_picture(const quadrant::Octree<std::uint32_t>& tree, const std::vector<Box3>& objects,
-                          const quadrant::Frustum<float>& frustum, const std::vector<std::uint32_t>& visible,
-                          const std::vector<std::uint32_t>& previous, int frame, int frames, const std::string& dir) {
+inline constexpr float kPrefetch = 40, kMargin = 24;     // the streamer's prefetch radius and unload margin
+inline constexpr std::size_t kPerUpdate = 128, kInFlight = 384;  // its caps
+
+/// The source of frame f: the camera's frustum, its position and the prefetch radius.
+inline quadrant::StreamingSource<float> source_at(int frame, int frames) {
+  const Camera cam = camera_at(frame, frames);
+  quadrant::StreamingSource<float> s;
+  s.frustum = quadrant::Frustum<float>::from_view_projection(column_major(view_projection(cam)));
+  s.position = cam.eye;
+  s.prefetch_radius = kPrefetch;
+  return s;
+}
+
+/// Top-down (x right, z up) picture of one frame of the streamer: the octree nodes its frustum walk visited
+/// (pruned outside, reported whole inside, crossed leaves), every object near the camera by state, this frame's
+/// unloads and cancellations, the frustum's footprint, the prefetch and kept circles and the camera's path.
+inline void write_picture(const quadrant::Streamer<float>& streamer, const quadrant::StreamingSource<float>& source,
+                          const quadrant::StreamUpdate<float>& update, int frame, const std::string& dir) {
   using quadrant::Vec2;
+  const quadrant::Frustum<float>& frustum = *source.frustum;
   auto flat = [](const Box3& b) { return quadrant::Box2{{b.min.x, b.min.z}, {b.max.x, b.max.z}}; };
   std::vector<Vec2> footprint;
   for (int i = 0; i < 8; ++i) footprint.push_back({frustum.corners()[std::size_t(i)].x, frustum.corners()[std::size_t(i)].z});
   footprint = convex_hull(footprint);
   quadrant::Box2 view = quadrant::bounding_box(quadrant::ConvexPolygon<float>(footprint));
-  const float grow = 0.25f * std::max(view.max.x - view.min.x, view.max.y - view.min.y);
+  const float grow = 0.2f * std::max(view.max.x - view.min.x, view.max.y - view.min.y);
   view.min = view.min - Vec2{grow, grow};
   view.max = view.max + Vec2{grow, grow};
   quadrant::SvgCanvas canvas(view, 960);
 
-  std::vector<bool> depths;
-  tree.query_nodes(frustum, [&](const quadrant::NodeView<3, float>& node) {
-    if (depths.size() <= std::size_t(node.depth)) depths.resize(std::size_t(node.depth) + 1);
-    depths[std::size_t(node.depth)] = true;
-    quadrant::SvgStyle cell;
-    cell.fill = quadrant::depth_colour(node.depth);
-    cell.stroke = "#777777";
-    cell.stroke_width_px = 0.5;
-    cell.opacity = 0.18;
-    cell.css_class = "cell";
-    canvas.rect(flat(node.cell), cell);
+  // The walk's nodes: pre-order, so rel[d] holds the relation of the ancestor at depth d. A node is visited when
+  // every ancestor was crossed; it is pruned (Outside), reported whole (Inside) or crossed.
+  std::vector<quadrant::Relation> rel(64, quadrant::Relation::Crossing);
+  quadrant::SvgStyle pruned, inside, crossed;
+  pruned.stroke = "#d4d4d4";
+  pruned.stroke_width_px = 0.5;
+  pruned.css_class = "cell";
+  inside.fill = "#c7e9c0";
+  inside.stroke = "#74c476";
+  inside.stroke_width_px = 0.5;
+  inside.opacity = 0.7;
+  inside.css_class = "cell";
+  crossed = inside;
+  crossed.fill = "#fdd0a2";
+  crossed.stroke = "#d08040";
+  crossed.opacity = 0.35;
+  streamer.tree().for_each_node([&](const quadrant::NodeView<3, float>& node) {
+    const std::size_t d = std::size_t(node.depth);
+    if (d >= rel.size()) return;
+    bool visited = true;
+    for (std::size_t a = 1; a < d; ++a) visited = visited && rel[a] == quadrant::Relation::Crossing;
+    rel[d] = d == 0 ? quadrant::Relation::Crossing : quadrant::classify(frustum, node.bounds);
+    if (!visited || d == 0 || node.count == 0 || !quadrant::overlaps(view, flat(node.cell))) return;
+    if (rel[d] == quadrant::Relation::Outside) canvas.rect(flat(node.cell), pruned);
+    else if (rel[d] == quadrant::Relation::Inside) canvas.rect(flat(node.cell), inside);
+    else if (node.leaf) canvas.rect(flat(node.cell), crossed);
   });
 
-  auto in = [](const std::vector<std::uint32_t>& v, std::uint32_t x) { return std::binary_search(v.begin(), v.end(), x); };
-  quadrant::SvgStyle other, seen, loaded, unloaded;
+  quadrant::SvgStyle other, loaded, loading, queued, unloaded, cancelled;
   other.stroke = "#9a9a9a";
   other.stroke_width_px = 0.5;
-  seen.fill = "#2ca02c";
-  seen.stroke = "#1a601a";
-  seen.stroke_width_px = 0.5;
-  seen.opacity = 0.8;
-  loaded = seen;
   loaded.fill = "#1f77b4";
   loaded.stroke = "#0b3d62";
-  unloaded = seen;
+  loaded.stroke_width_px = 0.5;
+  loaded.opacity = 0.85;
+  loading = loaded;
+  loading.fill = "#9467bd";
+  loading.stroke = "#4b2a6b";
+  queued = loaded;
+  queued.fill = "#ffd92f";
+  queued.stroke = "#8a7200";
+  unloaded = loaded;
   unloaded.fill = "#ff7f0e";
   unloaded.stroke = "#a04a00";
-  for (std::uint32_t i = 0; i < objects.size(); ++i) {
-    const quadrant::Box2 b = flat(objects[i]);
-    if (!quadrant::overlaps(view, b)) continue;
-    const bool now = in(visible, i), before = in(previous, i);
-    canvas.rect(b, now ? (before ? seen : loaded) : (before ? unloaded : other));
+  cancelled = loaded;
+  cancelled.fill = "#d62728";
+  cancelled.stroke = "#6b1010";
+  // Largest first, so small objects stay visible on top of landmarks; landmarks are drawn paler.
+  struct Drawn {
+    quadrant::Box2 box;
+    const quadrant::SvgStyle* style;
+  };
+  std::vector<Drawn> drawn;
+  streamer.for_each([&](std::uint64_t id, const Box3& b, quadrant::StreamState state) {
+    const quadrant::Box2 fb = flat(b);
+    if (!quadrant::overlaps(view, fb)) return;
+    const bool was_unloaded = std::binary_search(update.unloads.begin(), update.unloads.end(), id);
+    const bool was_cancelled = std::binary_search(update.cancels.begin(), update.cancels.end(), id);
+    const quadrant::SvgStyle* style = &other;
+    switch (state) {
+      case quadrant::StreamState::Loaded: style = &loaded; break;
+      case quadrant::StreamState::Loading: style = &loading; break;
+      case quadrant::StreamState::Queued: style = &queued; break;
+      case quadrant::StreamState::Unloaded: style = was_cancelled ? &cancelled : was_unloaded ? &unloaded : &other; break;
+    }
+    drawn.push_back({fb, style});
+  });
+  auto area = [](const quadrant::Box2& b) { return (b.max.x - b.min.x) * (b.max.y - b.min.y); };
+  std::stable_sort(drawn.begin(), drawn.end(), [&](const Drawn& a, const Drawn& b) { return area(a.box) > area(b.box); });
+  for (const Drawn& d : drawn) {
+    quadrant::SvgStyle style = *d.style;
+    if (area(d.box) > 30 * 30 && style.opacity > 0.5) style.opacity = 0.45;
+    canvas.rect(d.box, style);
   }
 
   quadrant::SvgStyle fr;
@@ -332,6 +491,14 @@ inline void write_picture(const quadrant::Octree<std::uint32_t>& tree, const std
   fr.stroke_width_px = 2.5;
   fr.dash.clear();
   if (ground.size() >= 3) canvas.polygon(ground, fr);
+  const Vec2 eye2{source.position.x, source.position.z};
+  quadrant::SvgStyle ring;
+  ring.stroke = "#d62728";
+  ring.stroke_width_px = 1.2;
+  ring.dash = "3 3";
+  canvas.circle(eye2, source.prefetch_radius, ring);
+  ring.dash = "1 3";
+  canvas.circle(eye2, source.prefetch_radius + kMargin, ring);
   std::vector<Vec2> path;
   for (int f = 0; f <= 400; ++f) {
     const Vec3 e = camera_at(f, 400).eye;
@@ -342,25 +509,131 @@ inline void write_picture(const quadrant::Octree<std::uint32_t>& tree, const std
   route.stroke_width_px = 1;
   route.dash = "2 3";
   canvas.polyline(path, route);
-  const Camera cam = camera_at(frame, frames);
   quadrant::SvgStyle eye;
   eye.fill = "#d62728";
   eye.stroke = "none";
-  canvas.circle(Vec2{cam.eye.x, cam.eye.z}, 4 / float(canvas.scale()), eye);
+  canvas.circle(eye2, 4 / float(canvas.scale()), eye);
 
-  std::vector<quadrant::SvgCanvas::LegendEntry> rows = {{"#2ca02c", "visible"},
-                                                        {"#1f77b4", "came into view: load"},
-                                                        {"#ff7f0e", "left the view: unload"},
-                                                        {"#ffffff", "not visible"},
-                                                        {"#d62728", "camera; frustum: on the ground, seen from above"}};
-  for (std::size_t d = 0; d < depths.size(); ++d)
-    if (depths[d]) rows.push_back({quadrant::depth_colour(int(d)), "leaf reached, depth " + std::to_string(d)});
+  const std::vector<quadrant::SvgCanvas::LegendEntry> rows = {
+      {"#1f77b4", "Loaded (resident)"},
+      {"#9467bd", "Loading (issued, not finished)"},
+      {"#ffd92f", "Queued (wanted, over the caps)"},
+      {"#ff7f0e", "unloaded this frame"},
+      {"#d62728", "cancelled this frame; camera; frustum on the ground (solid), from above (dashed);"},
+      {"#ffffff", "   prefetch radius (dashed circle), + unload margin (dotted)"},
+      {"#ffffff", "Unloaded (outline)"},
+      {"#c7e9c0", "node inside the frustum: objects reported untested"},
+      {"#fdd0a2", "leaf crossing the frustum: objects tested"},
+      {"#ffffff", "node visited and pruned (grey outline)"}};
   canvas.legend(rows, 0.6);
   const std::string path_name = dir + "/scene-streaming.svg";
   canvas.save(path_name);
-  std::printf("picture: %s (top-down, frame %d: leaves the frustum reaches by depth, visible objects green, loads\n"
-              "blue, unloads orange, the frustum where it meets the ground (red) and seen from above (dashed), the path)\n\n",
+  std::printf("picture: %s (top-down, frame %d: the streamer's objects by state, this frame's unloads and cancels,\n"
+              "the octree nodes its frustum walk visited, the frustum where it meets the ground and from above, the\n"
+              "prefetch and kept circles, the camera's path)\n\n",
               path_name.c_str(), frame);
+}
+
+/// What one frame of the streamer did.
+struct StreamRow {
+  Vec3 eye;
+  std::size_t loads = 0, unloads = 0, cancels = 0, loading = 0, loaded = 0, queued = 0, tested = 0, nodes = 0;
+  double ms = 0, ms_brute = 0;
+};
+
+/// The streamer pass: quadrant::Streamer (Loose octree) over the scene along the same flight, loads finishing 1 to
+/// 4 frames after they are issued, checked every frame against BruteForceStreamer (loads in order, unloads,
+/// cancels, every object's state, the completion answers).
+inline void run_streamer(const DemoOptions& opt, const std::vector<Box3>& scene, int frames, Failures& failures) {
+  using clock = std::chrono::steady_clock;
+  quadrant::StreamerConfig<float> config;
+  config.tree.world = {{0, 0, 0}, {kMapSide, kMapSide, kMapSide}};
+  config.unload_margin = kMargin;
+  config.max_loads_per_update = kPerUpdate;
+  config.max_loads_in_flight = kInFlight;
+  quadrant::Streamer<float> streamer(config);
+  for (std::uint32_t i = 0; i < scene.size(); ++i) streamer.add(i, scene[i]);
+  BruteForceStreamer brute(scene, kMargin, kPerUpdate, kInFlight);
+  Rng rng(opt.seed ^ 0x5eedULL);
+  std::vector<std::vector<std::uint32_t>> due(std::size_t(frames) + 5);
+  std::vector<StreamRow> rows;
+  std::size_t late = 0;
+  const int picture_frame = frames / 3;
+  for (int f = 0; f < frames; ++f) {
+    const std::string at = "streamer frame " + std::to_string(f) + ": ";
+    for (std::uint32_t id : due[std::size_t(f)]) {
+      const bool got = streamer.mark_loaded(id), want = brute.mark_loaded(id);
+      late += !want;
+      if (got != want) failures.add(at + "mark_loaded(" + std::to_string(id) + ") disagrees with brute force");
+    }
+    const quadrant::StreamingSource<float> source = source_at(f, frames);
+    StreamRow row;
+    row.eye = source.position;
+    auto t0 = clock::now();
+    const quadrant::StreamUpdate<float>& u = streamer.update(std::span(&source, 1));
+    auto t1 = clock::now();
+    row.ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    brute.update(source);
+    row.ms_brute = std::chrono::duration<double, std::milli>(clock::now() - t1).count();
+
+    bool same = u.loads.size() == brute.loads.size() && u.unloads.size() == brute.unloads.size() &&
+                u.cancels.size() == brute.cancels.size();
+    for (std::size_t i = 0; same && i < u.loads.size(); ++i) same = u.loads[i].id == brute.loads[i];
+    for (std::size_t i = 0; same && i < u.unloads.size(); ++i) same = u.unloads[i] == brute.unloads[i];
+    for (std::size_t i = 0; same && i < u.cancels.size(); ++i) same = u.cancels[i] == brute.cancels[i];
+    if (!same)
+      failures.add(at + "requests differ: loads " + std::to_string(u.loads.size()) + " / " +
+                   std::to_string(brute.loads.size()) + ", unloads " + std::to_string(u.unloads.size()) + " / " +
+                   std::to_string(brute.unloads.size()) + ", cancels " + std::to_string(u.cancels.size()) + " / " +
+                   std::to_string(brute.cancels.size()) + " (streamer / brute force)");
+    std::size_t wrong_state = 0;
+    streamer.for_each([&](std::uint64_t id, const Box3&, quadrant::StreamState st) {
+      wrong_state += int(st) != int(brute.state(std::uint32_t(id)));
+    });
+    if (wrong_state != 0) failures.add(at + std::to_string(wrong_state) + " objects in another state than brute force's");
+    if (u.stats.loading > kInFlight || u.loads.size() > kPerUpdate) failures.add(at + "a cap was exceeded");
+
+    row.loads = u.loads.size();
+    row.unloads = u.unloads.size();
+    row.cancels = u.cancels.size();
+    row.loading = u.stats.loading;
+    row.loaded = u.stats.loaded;
+    row.queued = u.stats.queued;
+    row.tested = u.stats.objects_tested();
+    row.nodes = u.stats.nodes_visited;
+    rows.push_back(row);
+    for (const quadrant::StreamLoad<float>& l : u.loads) due[std::size_t(f) + 1 + rng.next() % 4].push_back(std::uint32_t(l.id));
+    if (!opt.svg_dir.empty() && f == picture_frame) write_picture(streamer, source, u, f, opt.svg_dir);
+  }
+  streamer.validate();
+
+  std::printf("The streamer (quadrant::Streamer, Loose octree): prefetch radius %g, unload margin %g, at most %zu loads\n"
+              "per update and %zu in flight; each load finishes 1-4 frames after it is issued. Every frame its requests\n"
+              "and every object's state are checked against a brute-force streamer that tests every object.\n",
+              double(kPrefetch), double(kMargin), kPerUpdate, kInFlight);
+  Line line;
+  line.add("%6s %6s %8s %8s %9s %9s %7s %8s %7s", "frame", "loads", "unloads", "cancels", "in flight", "resident",
+           "queued", "tested", "nodes");
+  line.print();
+  for (int f = 0; f < frames; f += std::max(1, frames / 12)) {
+    const StreamRow& r = rows[std::size_t(f)];
+    line.add("%6d %6zu %8zu %8zu %9zu %9zu %7zu %8zu %7zu", f, r.loads, r.unloads, r.cancels, r.loading, r.loaded,
+             r.queued, r.tested, r.nodes);
+    line.print();
+  }
+  auto mean = [&](std::size_t StreamRow::*field) {
+    double sum = 0;
+    for (const StreamRow& r : rows) sum += double(r.*field);
+    return sum / double(rows.size());
+  };
+  std::vector<double> ms, ms_brute;
+  for (const StreamRow& r : rows) ms.push_back(r.ms), ms_brute.push_back(r.ms_brute);
+  std::printf("Per frame on average: %.1f loads, %.1f unloads, %.1f cancels, %.0f in flight, %.0f resident, %.0f queued;\n"
+              "%zu loads finished after their cancellation (ignored). update(): %.0f boxes tested (brute force: %zu and\n"
+              "more), median %.3f ms (brute force %.3f ms).\n\n",
+              mean(&StreamRow::loads), mean(&StreamRow::unloads), mean(&StreamRow::cancels), mean(&StreamRow::loading),
+              mean(&StreamRow::loaded), mean(&StreamRow::queued), late, mean(&StreamRow::tested), scene.size(),
+              median(ms), median(ms_brute));
 }
 
 /// `quadrant demo --scenario scene-streaming`.
@@ -397,12 +670,10 @@ inline bool run_demo(const DemoOptions& opt) {
     run.build_ms = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
     run.tree.validate();
   }
-  const quadrant::Octree<std::uint32_t>& tree = runs[0].tree;
   const ArticleSceneTree article(scene);
 
   std::vector<FrameRow> rows;
   std::vector<std::uint32_t> visible, previous, scan, loaded, found;
-  const int picture_frame = frames / 3;
   for (int f = 0; f < frames; ++f) {
     const Camera cam = camera_at(f, frames);
     // The engine's matrix is floats; every clip-space test below uses exactly those numbers.
@@ -469,8 +740,6 @@ inline bool run_demo(const DemoOptions& opt) {
     row.article_extra = count_missing(loaded, outcode);
     row.article_missed = count_missing(outcode, loaded);
 
-    if (!opt.svg_dir.empty() && f == picture_frame)
-      write_picture(tree, scene, frustum, visible, previous, f, frames, opt.svg_dir);
     rows.push_back(row);
     previous.swap(visible);
   }
@@ -531,7 +800,9 @@ inline bool run_demo(const DemoOptions& opt) {
   }
   std::printf("\n");
 
-  return failures.finish("scene-streaming", "every frame agrees with the scan and the out-code test");
+  run_streamer(opt, scene, frames, failures);
+  return failures.finish("scene-streaming",
+                         "every frame agrees with the scan and the out-code test; the streamer with brute force");
 }
 
 }  // namespace quadrant_tools::streaming

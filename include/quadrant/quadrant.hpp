@@ -10,4 +10,5 @@
 #include "neighbor.hpp"
 #include "node_view.hpp"
 #include "stats.hpp"
+#include "streaming.hpp"
 #include "tree.hpp"
