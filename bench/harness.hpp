@@ -132,19 +132,30 @@ class Report {
     if (!f) return false;
     std::fprintf(f, "workload,scenario,n,contender,unit,time_ms,samples,bytes_per_object,count,checksum,parity,quadrant,note\n");
     for (const Row& r : rows_) {
-      std::fprintf(f, "%s,%s,%zu,%s,%s,", r.workload.c_str(), r.scenario.c_str(), r.n, r.contender.c_str(),
-                   r.unit.c_str());
+      std::fprintf(f, "%s,%s,%zu,%s,%s,", field(r.workload).c_str(), field(r.scenario).c_str(), r.n,
+                   field(r.contender).c_str(), field(r.unit).c_str());
       if (r.parity) std::fprintf(f, "%.6g", r.time_ms);
       std::fprintf(f, ",%zu,", r.samples);
       if (!std::isnan(r.bytes_per_object)) std::fprintf(f, "%.1f", r.bytes_per_object);
       std::fprintf(f, ",%llu,%016llx,%s,%d,%s\n", static_cast<unsigned long long>(r.answer.count),
                    static_cast<unsigned long long>(r.answer.checksum), r.parity ? "ok" : "FAILED",
-                   r.is_quadrant ? 1 : 0, r.note.c_str());
+                   r.is_quadrant ? 1 : 0, field(r.note).c_str());
     }
     return std::fclose(f) == 0;
   }
 
  private:
+  // A CSV field, quoted (RFC 4180) when it holds a comma or a quote.
+  static std::string field(const std::string& text) {
+    if (text.find_first_of(",\"") == std::string::npos) return text;
+    std::string out = "\"";
+    for (char c : text) {
+      if (c == '"') out += '"';
+      out += c;
+    }
+    return out + "\"";
+  }
+
   void print(const Row& r, bool reference) const {
     quadrant_tools::Line line;
     line.add("  %-34s ", r.contender.c_str());

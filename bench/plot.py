@@ -109,7 +109,8 @@ def main():
     out_dir = sys.argv[2]
     os.makedirs(out_dir, exist_ok=True)
     md = ["<!-- written by bench/plot.py from " + os.path.basename(sys.argv[1]) + "; do not edit -->", ""]
-    summary = ["| workload | case | N | quadrant's best | best peer | ratio |", "|---|---|---|---|---|---|"]
+    summary = ["| workload | case | N | quadrant's best | best peer | ratio | best tree library (Box2D, Boost) | ratio |",
+               "|---|---|---|---|---|---|---|---|"]
     current = None
     for (workload, scenario), rs in groups(rows).items():
         if workload != current:
@@ -142,8 +143,13 @@ def main():
                 q = min(ours, key=lambda r: r["time"])
                 p = min(peers, key=lambda r: r["time"])
                 ratio = q["time"] / p["time"] if p["time"] > 0 else float("inf")
+                libs = [r for r in peers if r["contender"].startswith(("Box2D", "Boost"))]
+                lib_cells = "— | —"
+                if libs:
+                    b = min(libs, key=lambda r: r["time"])
+                    lib_cells = f"{b['contender']} {fmt(b['time'])} | {q['time'] / b['time']:.2f}"
                 summary.append(f"| {workload} | {scenario} | {n:,} | {q['contender']} {fmt(q['time'])} | "
-                               f"{p['contender']} {fmt(p['time'])} | {ratio:.2f} |")
+                               f"{p['contender']} {fmt(p['time'])} | {ratio:.2f} | {lib_cells} |")
     with open(os.path.join(out_dir, "tables.md"), "w") as f:
         f.write("\n".join(["# Ratios: quadrant's best time / the best peer's (below 1: quadrant is faster)", ""]
                           + summary + [""] + md))
