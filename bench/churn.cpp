@@ -15,13 +15,9 @@ namespace {
 
 /// A uniform grid whose cells keep their own lists, so objects come and go one at a time (the grid of
 /// reference.hpp rebuilds everything). Cell 4: twice the mean box side, as for moving boxes.
-class DynamicGrid {
+class DynamicGrid : private GridLayout {
  public:
-  DynamicGrid(const Box2& world, float cell) : world_(world), inv_(1 / cell) {
-    nx_ = std::max(1, int(std::ceil((world.max.x - world.min.x) * inv_)));
-    ny_ = std::max(1, int(std::ceil((world.max.y - world.min.y) * inv_)));
-    cells_.resize(std::size_t(nx_) * std::size_t(ny_));
-  }
+  DynamicGrid(const Box2& world, float cell) : GridLayout(world, cell) { cells_.resize(cell_count()); }
 
   void insert(std::uint32_t id, const Box2& box) {
     if (id >= boxes_.size()) boxes_.resize(id + 1);
@@ -55,7 +51,7 @@ class DynamicGrid {
     const int y0 = cell_y(window.min.y), y1 = cell_y(window.max.y);
     for (int cy = y0; cy <= y1; ++cy)
       for (int cx = x0; cx <= x1; ++cx)
-        for (std::uint32_t id : cells_[std::size_t(cy) * std::size_t(nx_) + std::size_t(cx)]) {
+        for (std::uint32_t id : cells_[index(cx, cy)]) {
           const Box2& b = boxes_[id];
           // Reported in the first cell the box and the window share.
           if (overlaps(window, b) && std::max(cell_x(b.min.x), x0) == cx && std::max(cell_y(b.min.y), y0) == cy)
@@ -68,14 +64,8 @@ class DynamicGrid {
   void for_cells(const Box2& b, Fn&& fn) {
     for (int cy = cell_y(b.min.y); cy <= cell_y(b.max.y); ++cy)
       for (int cx = cell_x(b.min.x); cx <= cell_x(b.max.x); ++cx)
-        fn(cells_[std::size_t(cy) * std::size_t(nx_) + std::size_t(cx)]);
+        fn(cells_[index(cx, cy)]);
   }
-  int cell_x(float x) const noexcept { return std::clamp(int(std::floor((x - world_.min.x) * inv_)), 0, nx_ - 1); }
-  int cell_y(float y) const noexcept { return std::clamp(int(std::floor((y - world_.min.y) * inv_)), 0, ny_ - 1); }
-
-  Box2 world_;
-  float inv_;
-  int nx_ = 1, ny_ = 1;
   std::vector<Box2> boxes_;
   std::vector<std::vector<std::uint32_t>> cells_;
 };

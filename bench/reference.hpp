@@ -86,17 +86,33 @@ class SortAndSweep {
   std::vector<Entry> entries_;
 };
 
+/// The cells of a uniform grid over the world, shared by the grids here and in churn.cpp: nx by ny cells of side
+/// `cell`; coordinates outside the world clamp to the border cells.
+class GridLayout {
+ protected:
+  GridLayout(const Box2& world, float cell) : world_(world), cell_(cell), inv_(1 / cell) {
+    nx_ = std::max(1, int(std::ceil((world.max.x - world.min.x) * inv_)));
+    ny_ = std::max(1, int(std::ceil((world.max.y - world.min.y) * inv_)));
+  }
+
+  int cell_x(float x) const noexcept { return std::clamp(int(std::floor((x - world_.min.x) * inv_)), 0, nx_ - 1); }
+  int cell_y(float y) const noexcept { return std::clamp(int(std::floor((y - world_.min.y) * inv_)), 0, ny_ - 1); }
+  std::size_t index(int cx, int cy) const noexcept { return std::size_t(cy) * std::size_t(nx_) + std::size_t(cx); }
+  std::size_t cell_count() const noexcept { return std::size_t(nx_) * std::size_t(ny_); }
+
+  Box2 world_;
+  float cell_, inv_;
+  int nx_ = 1, ny_ = 1;
+};
+
 /// A uniform grid over the world, rebuilt from scratch (counting sort into one array of cell lists) whenever the
 /// boxes change. A box is listed in every cell it overlaps; boxes outside the world are clamped to the border
 /// cells. A pair is reported only in the cell holding the lower corner of the pair's intersection, and a window
 /// query reports a box only in the first cell the box and the window share, so nothing is reported twice.
-class UniformGrid {
+class UniformGrid : private GridLayout {
  public:
   /// `cell` is the side of a cell (see the workloads for the sizes chosen and why).
-  UniformGrid(const Box2& world, float cell) : world_(world), cell_(cell), inv_(1 / cell) {
-    nx_ = std::max(1, int(std::ceil((world.max.x - world.min.x) * inv_)));
-    ny_ = std::max(1, int(std::ceil((world.max.y - world.min.y) * inv_)));
-  }
+  UniformGrid(const Box2& world, float cell) : GridLayout(world, cell) {}
 
   void build(std::span<const Box2> boxes) {
     boxes_.assign(boxes.begin(), boxes.end());
@@ -108,7 +124,7 @@ class UniformGrid {
   void for_each_pair(Fn&& fn) const {
     for (int cy = 0; cy < ny_; ++cy) {
       for (int cx = 0; cx < nx_; ++cx) {
-        const std::size_t c = std::size_t(cy) * std::size_t(nx_) + std::size_t(cx);
+        const std::size_t c = index(cx, cy);
         const std::uint32_t begin = starts_[c], end = starts_[c + 1];
         for (std::uint32_t i = begin; i < end; ++i) {
           const Box2& a = boxes_[ids_[i]];
@@ -129,7 +145,7 @@ class UniformGrid {
     const int y0 = cell_y(window.min.y), y1 = cell_y(window.max.y);
     for (int cy = y0; cy <= y1; ++cy) {
       for (int cx = x0; cx <= x1; ++cx) {
-        const std::size_t c = std::size_t(cy) * std::size_t(nx_) + std::size_t(cx);
+        const std::size_t c = index(cx, cy);
         for (std::uint32_t i = starts_[c]; i < starts_[c + 1]; ++i) {
           const Box2& b = boxes_[ids_[i]];
           if (!overlaps(window, b)) continue;
@@ -169,7 +185,7 @@ class UniformGrid {
         const bool edge_row = cy == qy - r || cy == qy + r;
         for (int cx = qx - r; cx <= qx + r; cx += (edge_row || r == 0) ? 1 : 2 * r) {
           if (cx < 0 || cx >= nx_) continue;
-          const std::size_t c = std::size_t(cy) * std::size_t(nx_) + std::size_t(cx);
+          const std::size_t c = index(cx, cy);
           for (std::uint32_t i = starts_[c]; i < starts_[c + 1]; ++i) consider(ids_[i]);
         }
       }
@@ -190,16 +206,13 @@ class UniformGrid {
   }
 
  private:
-  int cell_x(float x) const noexcept { return std::clamp(int(std::floor((x - world_.min.x) * inv_)), 0, nx_ - 1); }
-  int cell_y(float y) const noexcept { return std::clamp(int(std::floor((y - world_.min.y) * inv_)), 0, ny_ - 1); }
-
   void rebuild() {
-    const std::size_t cells = std::size_t(nx_) * std::size_t(ny_);
+    const std::size_t cells = cell_count();
     starts_.assign(cells + 1, 0);
     for (const Box2& b : boxes_) {
       const int x0 = cell_x(b.min.x), x1 = cell_x(b.max.x), y0 = cell_y(b.min.y), y1 = cell_y(b.max.y);
       for (int cy = y0; cy <= y1; ++cy)
-        for (int cx = x0; cx <= x1; ++cx) ++starts_[std::size_t(cy) * std::size_t(nx_) + std::size_t(cx) + 1];
+        for (int cx = x0; cx <= x1; ++cx) ++starts_[index(cx, cy) + 1];
     }
     for (std::size_t c = 0; c < cells; ++c) starts_[c + 1] += starts_[c];
     ids_.resize(starts_[cells]);
@@ -208,13 +221,10 @@ class UniformGrid {
       const Box2& b = boxes_[i];
       const int x0 = cell_x(b.min.x), x1 = cell_x(b.max.x), y0 = cell_y(b.min.y), y1 = cell_y(b.max.y);
       for (int cy = y0; cy <= y1; ++cy)
-        for (int cx = x0; cx <= x1; ++cx) ids_[fill_[std::size_t(cy) * std::size_t(nx_) + std::size_t(cx)]++] = std::uint32_t(i);
+        for (int cx = x0; cx <= x1; ++cx) ids_[fill_[index(cx, cy)]++] = std::uint32_t(i);
     }
   }
 
-  Box2 world_;
-  float cell_, inv_;
-  int nx_ = 1, ny_ = 1;
   std::vector<Box2> boxes_;
   std::vector<std::uint32_t> starts_, fill_, ids_;
 };

@@ -284,6 +284,27 @@ QueryStats Tree<D, T, S>::raycast(const Segment<D, S>& segment, Fn&& fn, std::ui
       });
 }
 
+namespace detail {
+// The wider type nearest-neighbour distances are squared in: double for float, long double for double, so no
+// finite coordinates overflow them.
+template <class S>
+using WideScalar = std::conditional_t<std::is_same_v<S, float>, double, long double>;
+
+// Squared distance from a point to a closed box (0 inside), in the wide type.
+template <int D, class S>
+WideScalar<S> squared_distance(const Vec<D, S>& point, const Box<D, S>& b) noexcept {
+  using W = WideScalar<S>;
+  W sum = 0;
+  for (int i = 0; i < D; ++i) {
+    W d = 0;
+    if (point[i] < b.min[i]) d = W(b.min[i]) - W(point[i]);
+    else if (point[i] > b.max[i]) d = W(point[i]) - W(b.max[i]);
+    sum += d * d;
+  }
+  return sum;
+}
+}  // namespace detail
+
 // Nearest neighbours are keyed by squared distance, out of reach beyond max_distance. The squares are taken in a
 // wider type (double for float, long double for double), so no finite coordinates overflow them.
 template <int D, class T, class S>
@@ -291,16 +312,10 @@ template <class Fn>
 QueryStats Tree<D, T, S>::for_each_nearest(const vec_type& point, Fn&& fn, S max_distance,
                                            std::uint32_t layers) const {
   check_nearest_args(point, max_distance);
-  using W = std::conditional_t<std::is_same_v<S, float>, double, long double>;
+  using W = detail::WideScalar<S>;
   const W limit = W(max_distance) * W(max_distance);  // infinity stays infinity
   auto key = [&](const box_type& b) -> std::optional<W> {
-    W sum = 0;
-    for (int i = 0; i < D; ++i) {
-      W d = 0;
-      if (point[i] < b.min[i]) d = W(b.min[i]) - W(point[i]);
-      else if (point[i] > b.max[i]) d = W(point[i]) - W(b.max[i]);
-      sum += d * d;
-    }
+    const W sum = detail::squared_distance(point, b);
     if (sum <= limit) return sum;
     return std::nullopt;
   };
@@ -320,18 +335,9 @@ void Tree<D, T, S>::nearest(const vec_type& point, std::size_t k, std::vector<Ne
   out.clear();
   check_nearest_args(point, max_distance);
   if (k == 0 || pool_.nodes[0].count == 0 || (pool_.nodes[0].layers & layers) == 0) return;
-  using W = std::conditional_t<std::is_same_v<S, float>, double, long double>;
+  using W = detail::WideScalar<S>;
   const W limit = W(max_distance) * W(max_distance);
-  auto key = [&](const box_type& b) {
-    W sum = 0;
-    for (int i = 0; i < D; ++i) {
-      W d = 0;
-      if (point[i] < b.min[i]) d = W(b.min[i]) - W(point[i]);
-      else if (point[i] > b.max[i]) d = W(point[i]) - W(b.max[i]);
-      sum += d * d;
-    }
-    return sum;
-  };
+  auto key = [&](const box_type& b) { return detail::squared_distance(point, b); };
   struct Found {
     W key;
     Handle handle;
