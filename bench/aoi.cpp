@@ -1,8 +1,162 @@
-// Workload stub: filled in by its issue.
+// Workload aoi: the MMO server's area-of-interest tick. N entities move in a +-1000 square map, bouncing off its
+// edge; every entity is both watcher and marker with view radius 100. Two kinds of movement:
+//   random walk:     each tick a step of 0 to 5 units in a random direction (the issue's workload);
+//   steady headings: each entity keeps a heading that wanders by up to +-0.3 rad a tick, at its own speed of 1 to
+//                    5 units a tick (players running somewhere: the hard case for candidate lists, see docs/aoi.md).
+// Each tick every entity moves, then the contender reports the Enter / Leave events of the tick. Time = moving everyone + the tick, median over the ticks after the
+// first (which creates all pairs). Parity: the whole event stream — (tick, position in the tick, kind, watcher,
+// target) — must be identical: every contender orders a tick's events by (watcher, target).
+#include <cmath>
+#include <cstdio>
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <quadrant/aoi.hpp>
+
+#include "aoi_peers.hpp"
 #include "harness.hpp"
 
 namespace quadrant_bench {
+namespace {
 
-void run_aoi(const Options&, Report&) { std::printf("  (not written yet)\n"); }
+using aoi::Pos;
+
+constexpr float kHalfMap = 1000;
+constexpr float kViewRadius = 100;
+
+/// The entities' walk, the same for every contender (rebuilt from the seed for each).
+class Walk {
+ public:
+  Walk(std::size_t n, std::uint64_t seed, bool steady) : rng_(seed), steady_(steady) {
+    for (std::size_t i = 0; i < n; ++i) {
+      pos_.push_back({float(rng_.uniform(-kHalfMap, kHalfMap)), float(rng_.uniform(-kHalfMap, kHalfMap))});
+      heading_.push_back(rng_.uniform(0, 6.283185307179586));
+      speed_.push_back(rng_.uniform(1, 5));
+    }
+  }
+  const std::vector<Pos>& positions() const { return pos_; }
+  void step() {
+    for (std::size_t i = 0; i < pos_.size(); ++i) {
+      double step = speed_[i];
+      if (steady_) {
+        heading_[i] += rng_.uniform(-0.3, 0.3);
+      } else {
+        heading_[i] = rng_.uniform(0, 6.283185307179586);
+        step = rng_.uniform(0, 5);
+      }
+      double x = pos_[i].x + step * std::cos(heading_[i]);
+      double y = pos_[i].y + step * std::sin(heading_[i]);
+      // Bounce: reflect the position and the heading at the edge.
+      if (x < -kHalfMap || x > kHalfMap) {
+        x = std::clamp(x, double(-kHalfMap), double(kHalfMap));
+        heading_[i] = 3.141592653589793 - heading_[i];
+      }
+      if (y < -kHalfMap || y > kHalfMap) {
+        y = std::clamp(y, double(-kHalfMap), double(kHalfMap));
+        heading_[i] = -heading_[i];
+      }
+      pos_[i] = {float(x), float(y)};
+    }
+  }
+
+ private:
+  Rng rng_;
+  bool steady_;
+  std::vector<Pos> pos_;
+  std::vector<double> heading_, speed_;
+};
+
+struct Plan {
+  std::size_t n;
+  int ticks;
+};
+
+std::vector<Plan> plans(const Options& opt) {
+  std::vector<Plan> all = opt.quick ? std::vector<Plan>{{1000, 20}, {10000, 6}}
+                                    : std::vector<Plan>{{1000, 100}, {10000, 30}, {100000, 5}};
+  std::vector<Plan> out;
+  for (const Plan& p : all)
+    if (p.n <= opt.max_n) out.push_back(p);
+  return out;
+}
+
+// Runs one contender: make(initial positions) builds it, then tick 0 (untimed) and `ticks` timed ticks of
+// move-everyone + tick. `move(c, i, p)` and `tick(c, sink)` adapt the contender's interface.
+template <class Make, class MoveFn, class TickFn>
+void run(Report& report, const Plan& plan, std::uint64_t seed, bool steady, const std::string& name, bool is_quadrant,
+         Make&& make, MoveFn&& move, TickFn&& tick) {
+  Walk walk(plan.n, seed, steady);
+  const std::size_t heap0 = heap_in_use();
+  auto contender = make(walk.positions());
+  Answer answer;
+  std::uint64_t events = 0, tick_no = 0, in_tick = 0;
+  auto sink = [&](std::uint32_t kind, std::uint64_t w, std::uint64_t t) {
+    // The key depends on the event's place in the stream, so parity checks the order too.
+    answer.add(Answer::mix((tick_no << 40) ^ (in_tick++ << 2) ^ kind) ^ (w << 32 | t));
+    ++events;
+  };
+  tick(*contender, sink);
+  const std::size_t bytes = heap_in_use() - heap0;
+  const std::uint64_t first_events = events;
+  std::vector<double> samples;
+  for (int k = 0; k < plan.ticks; ++k) {
+    walk.step();
+    ++tick_no;
+    in_tick = 0;
+    samples.push_back(time_ms([&] {
+      const std::vector<Pos>& p = walk.positions();
+      for (std::uint32_t i = 0; i < p.size(); ++i) move(*contender, i, p[i]);
+      tick(*contender, sink);
+    }));
+  }
+  char note[96];
+  std::snprintf(note, sizeof note, "%.0f events/tick, %.0f pairs at tick 0",
+                double(events - first_events) / std::max(1, plan.ticks), double(first_events));
+  report.add(name, samples, answer, double(bytes) / double(plan.n), is_quadrant, note);
+}
+
+}  // namespace
+
+void run_aoi(const Options& opt, Report& report) {
+  const quadrant::Box<2, float> world{{-kHalfMap, -kHalfMap}, {kHalfMap, kHalfMap}};
+  for (const bool steady : {false, true}) {
+    for (const Plan& plan : plans(opt)) {
+      report.begin_case("aoi", steady ? "steady headings, radius 100" : "random walk, radius 100", plan.n, "ms/tick");
+      const std::uint64_t seed = opt.seed * 7919 + plan.n;
+      auto reference_move = [](auto& c, std::uint32_t i, Pos p) { c.move(i, p); };
+      auto reference_tick = [](auto& c, auto& sink) {
+        c.tick([&](const aoi::Event& e) { sink(e.kind, e.watcher, e.target); });
+      };
+      // Brute force is the reference up to 10k entities; above, the 9-grid (checked against it below) is.
+      if (plan.n <= 10000)
+        run(report, plan, seed, steady, "brute force", false,
+            [](const std::vector<Pos>& p) { return std::make_unique<aoi::BruteAoi>(p, kViewRadius); },
+            reference_move, reference_tick);
+      run(report, plan, seed, steady, "9-grid (cell = view radius)", false,
+          [&](const std::vector<Pos>& p) { return std::make_unique<aoi::GridAoi>(p, kViewRadius, world); },
+          reference_move, reference_tick);
+      // The straightforward use of the tree, shown to explain AoiWorld's design (docs/aoi.md); too slow above 10k.
+      if (plan.n <= 10000)
+        run(report, plan, seed, steady, "quadrant Tree circle per watcher", true,
+            [&](const std::vector<Pos>& p) { return std::make_unique<aoi::TreeRequeryAoi>(p, kViewRadius, world); },
+            reference_move, reference_tick);
+      run(
+          report, plan, seed, steady, "quadrant AoiWorld", true,
+          [&](const std::vector<Pos>& p) {
+            auto w = std::make_unique<quadrant::AoiWorld<float>>(quadrant::AoiSettings<float>{world});
+            for (std::uint32_t i = 0; i < p.size(); ++i) w->add(i, p[i], kViewRadius);
+            return w;
+          },
+          [](quadrant::AoiWorld<float>& w, std::uint32_t i, Pos p) { w.move(i, p); },
+          [](quadrant::AoiWorld<float>& w, auto& sink) {
+            w.tick([&](const quadrant::AoiEvent& e) {
+              sink(e.kind == quadrant::AoiEvent::Kind::Enter ? 0u : 1u, e.watcher, e.target);
+            });
+          });
+    }
+  }
+}
 
 }  // namespace quadrant_bench

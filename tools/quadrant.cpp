@@ -16,6 +16,7 @@
 #include "demo.hpp"
 #include "grid_nodes.hpp"
 #include "lua_rects.hpp"
+#include "mmo_aoi.hpp"
 #include "mmo_collision.hpp"
 #include "rotated_rects.hpp"
 #include "scene_streaming.hpp"
@@ -33,6 +34,8 @@ using quadrant_tools::Scenario;
 const Scenario kScenarios[] = {
     {"mmo-collision", "the MMO article's 300 moving boxes: pairs and traversal counts per placement and depth",
      &quadrant_tools::mmo::run_demo},
+    {"mmo-aoi", "an MMO server's area of interest: players and monsters, enter / leave events per tick, skill areas",
+     &quadrant_tools::aoi::run_demo},
     {"rotated-rects", "the Unity article's rotated rectangles: tree candidates then polygon SAT; grow N to 100 ms a frame",
      &quadrant_tools::rotated::run_demo},
     {"lua-rects", "the Lua article's 500 rectangles on 1200 x 1200: box tests and pairs vs brute force, then moving",

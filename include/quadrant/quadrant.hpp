@@ -4,6 +4,7 @@
 // assignment need exclusive access. Geometry functions are pure.
 #pragma once
 
+#include "aoi.hpp"
 #include "config.hpp"
 #include "geometry.hpp"
 #include "handle.hpp"

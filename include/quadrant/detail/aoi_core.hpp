@@ -1,0 +1,219 @@
+// quadrant internals: the state and the tick machinery behind AoiWorld (aoi.hpp). Not for direct inclusion.
+//
+// Idea (Verlet lists with per-entity anchors). Each entity has an anchor: its position when it last re-anchored; it
+// re-anchors when it drifts more than skin / 2 from it. Let reach(W) = view_radius + hysteresis + skin. Invariant,
+// between ticks: cand[W] holds one entry for every eligible target T (a marker whose layers share a bit with W's)
+// whose anchor lies within reach(W) of W's anchor (in_range, with a rounding tolerance), and nothing else; rcand[T]
+// lists the watchers holding an entry of T. Every position is within skin / 2 of its anchor, so every T within
+// view_radius + hysteresis of W has an entry: a tick tests only the candidates, and only of the watchers whose
+// neighbourhood changed. An entry carries the seen bit (W saw T at the last tick): the relation lives in the lists.
+// During a tick a list may also hold stale entries (targets that left reach, still seen): evaluate() reports their
+// Leave and drops them. The bodies tree indexes every entity by its body box around its anchor, grown by skin / 2:
+// it answers skill queries and finds the pairs of a re-anchoring entity; the ranges tree holds the few watchers
+// whose reach is far above the others' (so that the bodies query stays small). See docs/aoi.md for the costs.
+//
+// Threads: as AoiWorld.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "../geometry.hpp"
+#include "../tree.hpp"
+
+namespace quadrant {
+
+/// Which roles an entity plays: a watcher sees, a marker is seen, Both does both.
+enum class AoiMode : std::uint8_t { Watcher = 1, Marker = 2, Both = 3 };
+
+/// One change of the who-sees-whom relation, reported by AoiWorld::tick.
+struct AoiEvent {
+  /// Enter: `watcher` sees `target` now and did not at the previous tick. Leave: the reverse.
+  enum class Kind : std::uint8_t { Enter, Leave } kind;
+  std::uint64_t watcher;  ///< the id of the entity that sees
+  std::uint64_t target;   ///< the id of the entity seen
+  /// Exact equality of all three fields.
+  friend constexpr bool operator==(const AoiEvent&, const AoiEvent&) = default;
+};
+
+namespace detail::aoi {
+
+inline constexpr std::uint32_t kNoSlot = 0xffffffffu;
+
+// Cold-state flags of a slot.
+enum : std::uint16_t {
+  kLive = 1,        // part of the relation since the last tick
+  kPending = 2,     // listed in pending_ (something to apply at the next tick)
+  kAdded = 4,       // added since the last tick
+  kRemoved = 8,     // removed since the last tick
+  kMoved = 16,      // next_pos differs
+  kChanged = 32,    // radius, mode, layers or body radius differ
+  kDying = 64,      // removed in the tick being run: its pairs end, its slot is freed at the end
+};
+
+inline double sq(double v) noexcept { return v * v; }
+
+// Relative tolerances covering double rounding (about 1e-16 relative) in the proofs of the candidate invariant.
+inline constexpr double kTol = 1e-12;
+// A body box is computed in S (float rounds at 6e-8 relative): the grown box of the tree allows for it.
+inline constexpr double kBodyTol = 1e-6;
+
+// The largest coordinate or radius accepted: beyond it squared distances would overflow a double.
+inline constexpr double kMaxMagnitude = 1e150;
+
+template <class S>
+inline double max_abs(const Vec<2, S>& p) noexcept {
+  return std::max(std::abs(static_cast<double>(p.x)), std::abs(static_cast<double>(p.y)));
+}
+
+template <class S>
+inline double dist2(const Vec<2, S>& a, const Vec<2, S>& b) noexcept {
+  const double dx = static_cast<double>(a.x) - static_cast<double>(b.x);
+  const double dy = static_cast<double>(a.y) - static_cast<double>(b.y);
+  return dx * dx + dy * dy;
+}
+
+// The box centre +- half (computed in double), rounded outwards to S so it holds every point within `half`.
+template <class S>
+Box<2, S> outward_box(const Vec<2, S>& c, double half) noexcept {
+  auto down = [](double v) {
+    S s = static_cast<S>(std::max(v, static_cast<double>(std::numeric_limits<S>::lowest())));
+    if (static_cast<double>(s) > v) s = std::nextafter(s, std::numeric_limits<S>::lowest());
+    return s;
+  };
+  auto up = [](double v) {
+    S s = static_cast<S>(std::min(v, static_cast<double>(std::numeric_limits<S>::max())));
+    if (static_cast<double>(s) < v) s = std::nextafter(s, std::numeric_limits<S>::max());
+    return s;
+  };
+  const double x = static_cast<double>(c.x), y = static_cast<double>(c.y);
+  return Box<2, S>{{down(x - half), down(y - half)}, {up(x + half), up(y + half)}};
+}
+
+[[noreturn]] inline void fail(const char* what, const std::string& defect) {
+  throw std::invalid_argument(std::string("quadrant: aoi: ") + what + ": " + defect);
+}
+
+template <class S>
+void check_position(const Vec<2, S>& p, const char* what) {
+  for (int i = 0; i < 2; ++i) {
+    if (std::isnan(p[i])) fail(what, "position coordinate is NaN");
+    if (!std::isfinite(p[i])) fail(what, "position coordinate is infinite");
+    if (std::abs(static_cast<double>(p[i])) > kMaxMagnitude) fail(what, "position coordinate is beyond 1e150");
+  }
+}
+
+template <class S>
+void check_radius(S r, const char* what, const char* name) {
+  if (std::isnan(r)) fail(what, std::string(name) + " is NaN");
+  if (r < 0) fail(what, std::string(name) + " is negative");
+  if (!std::isfinite(r) || static_cast<double>(r) > kMaxMagnitude)
+    fail(what, std::string(name) + " is infinite or beyond 1e150");
+}
+
+// What a watcher's evaluation touches for every candidate, packed in one small record.
+template <class S>
+struct Hot {
+  Vec<2, S> pos;                    // position as of the tick being run (the last tick, between ticks)
+  std::uint32_t marker_layers = 0;  // layers when a live marker, else 0: a candidate is eligible when it shares a bit
+  std::uint32_t stamp = 0;          // scratch stamp: marks a target met in the current scan of a list
+};
+
+// Everything else about a slot, and the values waiting for the next tick.
+template <class S>
+struct Cold {
+  std::uint64_t id = 0;
+  S view_radius = 0, body_radius = 0;
+  std::uint32_t layers = 0;
+  AoiMode mode = AoiMode::Both;
+  std::uint16_t flags = 0;
+  Vec<2, S> next_pos{};
+  S next_view_radius = 0, next_body_radius = 0;
+  std::uint32_t next_layers = 0;
+  AoiMode next_mode = AoiMode::Both;
+  Handle body, range;                  // entries in the two trees (null when absent)
+  std::uint32_t seen_count = 0;         // targets it saw at the last tick (entries of cand with the seen bit)
+  std::uint32_t stale_count = 0;        // entries of cand with the stale bit
+  std::uint32_t dirty_tick = 0;         // the tick that last marked it for evaluation
+  std::uint32_t stale_tick = 0;         // the last tick that gave it a stale entry in some list
+};
+
+// Many small lists (one per slot) in one array, so that walking the slots in order walks memory in order (one
+// vector per slot scatters the lists over the heap, and a tick that reads them all pays a miss per list). A list
+// that outgrows its room moves to the end; the array is repacked, in slot order, when half of it is dead room
+// (or when the slots are renumbered). Pointers into a list live until the next push.
+class ListArena {
+ public:
+  std::uint32_t* data(std::uint32_t s) noexcept { return items_.data() + spans_[s].begin; }
+  const std::uint32_t* data(std::uint32_t s) const noexcept { return items_.data() + spans_[s].begin; }
+  std::uint32_t size(std::uint32_t s) const noexcept { return spans_[s].size; }
+  const std::uint32_t* begin(std::uint32_t s) const noexcept { return data(s); }
+  const std::uint32_t* end(std::uint32_t s) const noexcept { return data(s) + size(s); }
+  void add_slot() { spans_.emplace_back(); }
+  void clear(std::uint32_t s) noexcept { spans_[s].size = 0; }
+  void shrink(std::uint32_t s, std::uint32_t n) noexcept { spans_[s].size = n; }
+  void push(std::uint32_t s, std::uint32_t v) {
+    if (spans_[s].size == spans_[s].cap) grow(s);
+    Span& sp = spans_[s];
+    items_[sp.begin + sp.size++] = v;
+  }
+  // Rewrites the array with list s moved to slot new_of[s], in the new slot order.
+  void renumber(const std::vector<std::uint32_t>& new_of) {
+    scratch_spans_.resize(spans_.size());
+    for (std::size_t s = 0; s < spans_.size(); ++s) scratch_spans_[new_of[s]] = spans_[s];
+    spans_.swap(scratch_spans_);
+    repack();
+  }
+
+ private:
+  struct Span {
+    std::uint32_t begin = 0, size = 0, cap = 0;
+  };
+  void grow(std::uint32_t s) {
+    Span& sp = spans_[s];
+    const std::uint32_t cap = sp.cap < 8 ? 8 : sp.cap * 2;
+    if (sp.begin + sp.cap == items_.size()) {  // the last list grows in place
+      items_.resize(sp.begin + cap);
+    } else {
+      const std::uint32_t at = static_cast<std::uint32_t>(items_.size());
+      items_.resize(at + cap);
+      std::copy(items_.begin() + sp.begin, items_.begin() + sp.begin + sp.size, items_.begin() + at);
+      dead_ += sp.cap;
+      sp.begin = at;
+    }
+    sp.cap = cap;
+    if (dead_ > items_.size() / 2) repack();
+  }
+  // Copies every list, in slot order, into the spare array with a quarter of room to grow; swaps the arrays.
+  void repack() {
+    std::size_t total = 0;
+    for (const Span& sp : spans_) total += sp.size + sp.size / 4 + 2;
+    if (total > 0xffffffffu) throw std::length_error("quadrant: aoi: candidate lists exceed 2^32 entries");
+    spare_.resize(total);
+    std::uint32_t at = 0;
+    for (Span& sp : spans_) {
+      std::copy(items_.begin() + sp.begin, items_.begin() + sp.begin + sp.size, spare_.begin() + at);
+      sp.begin = at;
+      sp.cap = sp.size + sp.size / 4 + 2;
+      at += sp.cap;
+    }
+    items_.swap(spare_);
+    dead_ = 0;
+  }
+
+  std::vector<std::uint32_t> items_, spare_;
+  std::vector<Span> spans_, scratch_spans_;
+  std::size_t dead_ = 0;
+};
+
+inline bool watches(AoiMode m) noexcept { return (static_cast<unsigned>(m) & 1u) != 0; }
+inline bool marks(AoiMode m) noexcept { return (static_cast<unsigned>(m) & 2u) != 0; }
+
+}  // namespace detail::aoi
+}  // namespace quadrant

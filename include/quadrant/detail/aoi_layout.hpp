@@ -1,0 +1,125 @@
+// quadrant internals: AoiWorld's memory layout — slots renumbered along a Morton curve, and the events of a tick
+// put in (watcher id, target id) order. Included by aoi.hpp; not for direct inclusion.
+//
+// Why: a watcher's evaluation reads the records of its candidates, which are its neighbours in space. With slots
+// in the order ids were added (random in space, in a server), every read is a cache miss; with slots in Morton
+// order, neighbours share cache lines. Entities drift, so the numbering is redone now and then (see run_tick).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace quadrant {
+
+namespace detail::aoi {
+// Interleaves the bits of two 16-bit numbers (x in the even bits).
+inline std::uint32_t interleave(std::uint32_t x, std::uint32_t y) noexcept {
+  auto spread = [](std::uint32_t v) {
+    v &= 0xffffu;
+    v = (v | (v << 8)) & 0x00ff00ffu;
+    v = (v | (v << 4)) & 0x0f0f0f0fu;
+    v = (v | (v << 2)) & 0x33333333u;
+    v = (v | (v << 1)) & 0x55555555u;
+    return v;
+  };
+  return spread(x) | (spread(y) << 1);
+}
+}  // namespace detail::aoi
+
+// The Morton key of a point: its cell in a 65536 x 65536 grid over the world (points outside clamp to the border).
+template <class S>
+std::uint32_t AoiWorld<S>::morton(const Vec<2, S>& p) const noexcept {
+  const Box<2, S>& w = settings_.world;
+  auto cell = [](double v, double lo, double hi) {
+    const double f = (v - lo) / (hi - lo) * 65536.0;
+    return static_cast<std::uint32_t>(std::clamp(f, 0.0, 65535.0));
+  };
+  return detail::aoi::interleave(cell(static_cast<double>(p.x), static_cast<double>(w.min.x), static_cast<double>(w.max.x)),
+                                 cell(static_cast<double>(p.y), static_cast<double>(w.min.y), static_cast<double>(w.max.y)));
+}
+
+// Renumbers the slots: live ones in Morton order of their anchors, free ones after them; rewrites every list, the
+// id map, the id order and the trees' values. Runs at the end of a tick (nothing pending). O(N log N + list
+// entries); keeps its scratch memory.
+template <class S>
+void AoiWorld<S>::renumber() {
+  using namespace detail::aoi;
+  const std::size_t n = cold_.size();
+  keys_.clear();
+  for (std::uint32_t s = 0; s < n; ++s)
+    if ((cold_[s].flags & kLive) != 0) keys_.push_back({morton(anchors_[s].at), s});
+  std::sort(keys_.begin(), keys_.end());
+  new_of_.assign(n, kNoSlot);
+  std::uint32_t next = 0;
+  for (const auto& k : keys_) new_of_[k.second] = next++;
+  for (std::uint32_t s = 0; s < n; ++s)
+    if (new_of_[s] == kNoSlot) new_of_[s] = next++;
+
+  auto permute = [&](auto& v, auto& tmp) {
+    tmp.resize(n);
+    for (std::size_t s = 0; s < n; ++s) tmp[new_of_[s]] = std::move(v[s]);
+    v.swap(tmp);
+  };
+  permute(hot_, tmp_hot_);
+  permute(cold_, tmp_cold_);
+  permute(ids_, tmp_ids_);
+  permute(anchors_, tmp_anchors_);
+  permute(rcand_, tmp_lists_);
+  cand_.renumber(new_of_);
+  for (std::uint32_t s = 0; s < n; ++s) {
+    std::uint32_t* list = cand_.data(s);
+    for (std::uint32_t i = 0; i < cand_.size(s); ++i) list[i] = new_of_[list[i] & kSlotMask] | (list[i] & ~kSlotMask);
+    // In slot order, a watcher's evaluation reads its targets' records front to back.
+    std::sort(list, list + cand_.size(s), [](std::uint32_t a, std::uint32_t b) { return (a & kSlotMask) < (b & kSlotMask); });
+  }
+  for (std::vector<std::uint32_t>& list : rcand_)
+    for (std::uint32_t& w : list) w = new_of_[w];
+  for (auto& entry : slot_of_) entry.second = new_of_[entry.second];
+  for (std::uint32_t& s : order_) s = new_of_[s];
+  free_.clear();
+  for (std::uint32_t s = static_cast<std::uint32_t>(n); s-- > keys_.size();) free_.push_back(s);
+  update_ranks();
+
+  // Big watchers: those beyond the 90th percentile of reach (see place_range).
+  reaches_.clear();
+  for (std::uint32_t s = 0; s < keys_.size(); ++s)
+    if (is_watcher(s)) reaches_.push_back(reach(s));
+  if (!reaches_.empty()) {
+    auto at = reaches_.begin() + static_cast<std::ptrdiff_t>(reaches_.size() * 9 / 10);
+    std::nth_element(reaches_.begin(), at, reaches_.end());
+    big_reach_ = *at;
+  }
+  // The trees keep their nodes (rebuilding them would churn their memory); their values follow the slots.
+  for (std::uint32_t s = 0; s < keys_.size(); ++s) {
+    Cold& c = cold_[s];
+    if (!c.body.is_null()) bodies_.value(c.body) = s;
+    if (!c.range.is_null()) ranges_.value(c.range) = s;
+    place_range(s);
+  }
+  reanchors_since_renumber_ = 0;
+  adds_since_renumber_ = 0;
+}
+
+// rank_[slot]: the slot's place in id order (events are sorted by it).
+template <class S>
+void AoiWorld<S>::update_ranks() {
+  rank_.resize(cold_.size());
+  for (std::uint32_t i = 0; i < order_.size(); ++i) rank_[order_[i]] = i;
+}
+
+// Puts the tick's events in (watcher id, target id) order when the watchers were evaluated in slot order: a
+// counting sort by the watcher's rank (stable: each watcher's events are already in target order). O(N + events).
+template <class S>
+void AoiWorld<S>::order_events() {
+  const std::size_t n = order_.size();
+  counts_.assign(n + 1, 0);
+  for (std::uint32_t r : event_ranks_) ++counts_[r + 1];
+  for (std::size_t i = 0; i < n; ++i) counts_[i + 1] += counts_[i];
+  sorted_events_.resize(events_.size());
+  for (std::size_t i = 0; i < events_.size(); ++i) sorted_events_[counts_[event_ranks_[i]]++] = events_[i];
+  events_.swap(sorted_events_);
+}
+
+}  // namespace quadrant

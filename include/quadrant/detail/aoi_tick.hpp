@@ -1,0 +1,236 @@
+// quadrant internals: AoiWorld's tick — apply the recorded mutations, keep the candidate lists, evaluate the
+// watchers whose neighbourhood changed, collect the events. Included by aoi.hpp; not for direct inclusion.
+// The invariant and the idea are in detail/aoi_core.hpp.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace quadrant {
+
+// A tick: (1) apply each recorded mutation; an entity that drifted more than skin / 2, or changed radius, mode or
+// layers, re-anchors and relinks its lists (aoi_links.hpp); the watchers that may see a change are marked dirty.
+// (2) Evaluate the dirty watchers against their candidates, in ascending id order so that the events come out
+// ordered. When many entities changed (an eighth or more), every watcher is evaluated instead — cheaper than the
+// marking — in slot order (which follows space, see aoi_layout.hpp), and the events are then put in id order.
+// (3) Free the removed slots; now and then renumber the slots.
+template <class S>
+void AoiWorld<S>::run_tick() {
+  using namespace detail::aoi;
+  events_.clear();
+  dirty_.clear();
+  added_.clear();
+  dying_.clear();
+  if (++tick_no_ == 0) {
+    for (Cold& c : cold_) c.dirty_tick = c.stale_tick = 0;
+    tick_no_ = 1;
+  }
+  if (!skin_chosen_) choose_skin();
+  all_dirty_ = pending_.size() * 8 >= live_count_;
+  for (std::uint32_t s : pending_) apply(s, all_dirty_);
+  pending_.clear();
+
+  // New slots join the id order (events are ordered by watcher id).
+  if (!added_.empty()) {
+    auto by_id = [&](std::uint32_t a, std::uint32_t b) { return ids_[a] < ids_[b]; };
+    std::sort(added_.begin(), added_.end(), by_id);
+    merge_.resize(order_.size() + added_.size());
+    std::merge(order_.begin(), order_.end(), added_.begin(), added_.end(), merge_.begin(), by_id);
+    order_.swap(merge_);
+    ranks_stale_ = true;
+  }
+
+  if (all_dirty_) {
+    // Slot order follows space (see aoi_layout.hpp): neighbours' records are in cache. Events are put in id order
+    // afterwards.
+    if (ranks_stale_) update_ranks();
+    ranks_stale_ = false;
+    event_ranks_.clear();
+    for (std::uint32_t s = 0; s < cold_.size(); ++s)
+      if ((cold_[s].flags & kLive) != 0 && (is_watcher(s) || cold_[s].seen_count != 0)) evaluate(s);
+    order_events();
+  } else {
+    std::sort(dirty_.begin(), dirty_.end(), [&](std::uint32_t a, std::uint32_t b) { return ids_[a] < ids_[b]; });
+    for (std::uint32_t s : dirty_) evaluate(s);
+  }
+
+  if (!dying_.empty()) {
+    std::erase_if(order_, [&](std::uint32_t s) { return (cold_[s].flags & kDying) != 0; });
+    ranks_stale_ = true;
+    for (std::uint32_t s : dying_) {
+      cand_.clear(s);
+      rcand_[s].clear();
+      cold_[s].flags = 0;
+      hot_[s] = Hot{};
+      free_.push_back(s);
+      --live_count_;
+    }
+  }
+  // Renumber once the entities have moved about a skin on average, or many joined (see aoi_layout.hpp).
+  if (live_count_ >= 64 &&
+      (reanchors_since_renumber_ >= 2 * live_count_ || 4 * adds_since_renumber_ >= live_count_))
+    renumber();
+}
+
+// The automatic skin: 0.6 times the median reach (view radius + hysteresis) of the watchers about to be live —
+// measured best for walkers of a few units a tick at radius 100 (docs/aoi.md). Chosen once; the entities already
+// live re-anchor at this tick, since their tree boxes and reaches depend on the skin.
+template <class S>
+void AoiWorld<S>::choose_skin() {
+  using namespace detail::aoi;
+  radii_.clear();
+  for (std::uint32_t s : pending_) {
+    const Cold& c = cold_[s];
+    if ((c.flags & kRemoved) == 0 && watches(c.next_mode) && c.next_layers != 0 && c.next_view_radius > 0)
+      radii_.push_back(static_cast<double>(c.next_view_radius) + static_cast<double>(settings_.hysteresis));
+  }
+  if (radii_.empty()) return;
+  auto mid = radii_.begin() + static_cast<std::ptrdiff_t>(radii_.size() / 2);
+  std::nth_element(radii_.begin(), mid, radii_.end());
+  skin_ = 0.6 * *mid;
+  skin_chosen_ = true;
+  for (std::uint32_t s = 0; s < cold_.size(); ++s) {
+    Cold& c = cold_[s];
+    if ((c.flags & kLive) == 0) continue;
+    c.flags |= kChanged;  // next_* equal the current values: nothing changes but the anchor
+    enlist(s);
+  }
+}
+
+template <class S>
+void AoiWorld<S>::apply(std::uint32_t s, bool all_dirty) {
+  using namespace detail::aoi;
+  Cold& c = cold_[s];
+  const std::uint16_t f = c.flags;
+  c.flags = static_cast<std::uint16_t>(f & kLive);
+  if ((f & kRemoved) != 0) {
+    slot_of_.erase(c.id);
+    if ((f & kLive) == 0) {  // added and removed between two ticks: never part of the relation
+      hot_[s] = Hot{};
+      free_.push_back(s);
+      return;
+    }
+    // Its watchers must see it leave; its own pairs end when it is evaluated as a non-watcher.
+    if (!all_dirty) mark_watchers_of(s);
+    unlink_targets(s);
+    if (c.seen_count != 0) mark_dirty(s);
+    hot_[s].marker_layers = 0;
+    if (!c.body.is_null()) bodies_.erase(c.body);
+    if (!c.range.is_null()) ranges_.erase(c.range);
+    c.body = c.range = Handle{};
+    c.flags |= kDying;
+    dying_.push_back(s);
+    return;
+  }
+  // Watchers that saw it (or might) look again: it moved or changed.
+  if (!all_dirty && hot_[s].marker_layers != 0) mark_watchers_of(s);
+  hot_[s].pos = c.next_pos;
+  bool rebuild = false;
+  if ((f & kChanged) != 0) {
+    c.view_radius = c.next_view_radius;
+    c.body_radius = c.next_body_radius;
+    c.mode = c.next_mode;
+    c.layers = c.next_layers;
+    hot_[s].marker_layers = marks(c.mode) ? c.layers : 0;
+    rebuild = true;
+  }
+  if ((f & kAdded) != 0) {
+    c.flags |= kLive;
+    added_.push_back(s);
+    ++adds_since_renumber_;
+    ++live_count_;
+    rebuild = true;
+  }
+  if (rebuild || dist2(hot_[s].pos, anchors_[s].at) > sq(skin_ / 2)) reanchor(s);
+  if (is_watcher(s) || c.seen_count != 0) mark_dirty(s);
+}
+
+template <class S>
+void AoiWorld<S>::mark_dirty(std::uint32_t w) {
+  Cold& c = cold_[w];
+  if (c.dirty_tick == tick_no_) return;
+  c.dirty_tick = tick_no_;
+  if (!all_dirty_) dirty_.push_back(w);
+}
+
+template <class S>
+void AoiWorld<S>::mark_watchers_of(std::uint32_t t) {
+  for (std::uint32_t w : rcand_[t]) mark_dirty(w);
+}
+
+template <class S>
+std::uint32_t AoiWorld<S>::next_stamp() {
+  if (stamp_ > 0xfffffff0u) {
+    for (Hot& h : hot_) h.stamp = 0;
+    for (Anchor& a : anchors_) a.stamp = 0;
+    stamp_ = 0;
+  }
+  return ++stamp_;
+}
+
+// One watcher's new visible set and its events, in one pass over its candidates. The entry of a target carries the
+// seen bit (the pair held at the last tick), which picks the radius: view radius, or view radius + hysteresis.
+// Stale entries (targets out of reach, see link_watcher / link_marker) report their Leave and are dropped; so are
+// entries of targets no longer eligible (removed, mode or layers changed: link_marker or the free step forgets w).
+template <class S>
+void AoiWorld<S>::evaluate(std::uint32_t w) {
+  using namespace detail::aoi;
+  std::uint32_t* const list = cand_.data(w);
+  const std::size_t n = cand_.size(w);
+  const std::size_t first_event = events_.size();
+  const Hot* const hot = hot_.data();
+  std::size_t k = 0;
+  std::uint32_t seen_count = 0;
+  if (is_watcher(w)) {
+    const double r = static_cast<double>(cold_[w].view_radius);
+    const double r2 = sq(r), rh2 = sq(r + static_cast<double>(settings_.hysteresis));
+    const float r2f = static_cast<float>(r2), rh2f = static_cast<float>(rh2);
+    const std::uint32_t layers = cold_[w].layers;
+    const Vec<2, S> pw = hot[w].pos;
+    // Branch-light: the common case (no event, entry kept) takes no unpredictable branch.
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint32_t e = list[i];
+      const std::uint32_t t = e & kSlotMask;
+      const bool was = (e & kSeenBit) != 0;
+      if (i + 8 < n) __builtin_prefetch(&hot[list[i + 8] & kSlotMask]);
+      const Hot& ht = hot[t];
+      if ((e & kStaleBit) != 0 || (ht.marker_layers & layers) == 0) [[unlikely]] {
+        if (was) add_event(AoiEvent::Kind::Leave, w, t);
+        erase_one(rcand_[t], w);
+        continue;
+      }
+      bool now;
+      if constexpr (std::is_same_v<S, float>) {
+        // In float first (the common case); the double test decides only near the edge.
+        const float dx = ht.pos.x - pw.x, dy = ht.pos.y - pw.y;
+        const float d2f = dx * dx + dy * dy;
+        const float lim = was ? rh2f : r2f;
+        if (d2f < lim * 0.9999f) now = true;
+        else if (d2f > lim * 1.0001f) now = false;
+        else now = dist2(pw, ht.pos) <= (was ? rh2 : r2);
+      } else {
+        now = dist2(pw, ht.pos) <= (was ? rh2 : r2);
+      }
+      if (now != was) [[unlikely]] add_event(now ? AoiEvent::Kind::Enter : AoiEvent::Kind::Leave, w, t);
+      list[k++] = t | (now ? kSeenBit : 0u);
+      seen_count += now;
+    }
+  } else {
+    // Removed, or no longer a watcher (its entries are stale): every pair it saw ends.
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint32_t t = list[i] & kSlotMask;
+      if ((list[i] & kSeenBit) != 0) add_event(AoiEvent::Kind::Leave, w, t);
+      erase_one(rcand_[t], w);
+    }
+  }
+  cand_.shrink(w, static_cast<std::uint32_t>(k));
+  if (events_.size() - first_event > 1)
+    std::sort(events_.begin() + static_cast<std::ptrdiff_t>(first_event), events_.end(),
+              [](const AoiEvent& a, const AoiEvent& b) { return a.target < b.target; });
+  pair_count_ = pair_count_ - cold_[w].seen_count + seen_count;
+  cold_[w].seen_count = seen_count;
+  cold_[w].stale_count = 0;
+}
+
+}  // namespace quadrant

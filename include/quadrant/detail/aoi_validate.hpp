@@ -1,0 +1,70 @@
+// quadrant internals: AoiWorld::validate, the invariants of the candidate lists checked by brute force. Included by
+// aoi.hpp; not for direct inclusion.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace quadrant {
+
+template <class S>
+void AoiWorld<S>::validate() const {
+  using namespace detail::aoi;
+  auto fail = [](const std::string& what) { throw std::logic_error("quadrant: aoi: validate: " + what); };
+  const std::uint32_t n = static_cast<std::uint32_t>(cold_.size());
+  std::size_t live = 0, pairs = 0;
+  std::vector<std::uint32_t> listed(n, 0);  // how many lists hold an entry of each target
+  for (std::uint32_t w = 0; w < n; ++w) {
+    const Cold& c = cold_[w];
+    if ((c.flags & kLive) == 0) {
+      if (cand_.size(w) != 0 || !rcand_[w].empty()) fail("a free slot holds a list");
+      continue;
+    }
+    ++live;
+    if ((c.flags & ~(kLive | kPending | kAdded | kRemoved | kMoved | kChanged)) != 0) fail("a slot is dying after a tick");
+    const std::string who = "watcher " + std::to_string(c.id);
+    if (c.layers != 0 && c.body.is_null()) fail("entity " + std::to_string(c.id) + " is not in the bodies tree");
+    if (c.range.is_null() != !(is_watcher(w) && reach(w) > big_reach_)) fail(who + ": ranges tree membership");
+    std::uint32_t seen = 0;
+    std::vector<std::uint32_t> targets;
+    for (const std::uint32_t* e = cand_.begin(w); e != cand_.end(w); ++e) {
+      const std::uint32_t t = *e & kSlotMask;
+      if ((*e & kStaleBit) != 0) fail(who + ": a stale entry after a tick");
+      if (t >= n || (cold_[t].flags & kLive) == 0) fail(who + ": an entry of a free slot");
+      if (!is_watcher(w) || (hot_[t].marker_layers & c.layers) == 0 || t == w) fail(who + ": an ineligible entry");
+      if (!in_range(w, t)) fail(who + ": an entry out of reach (" + std::to_string(cold_[t].id) + ")");
+      targets.push_back(t);
+      ++listed[t];
+      if ((*e & kSeenBit) != 0) ++seen;
+    }
+    std::sort(targets.begin(), targets.end());
+    if (std::adjacent_find(targets.begin(), targets.end()) != targets.end()) fail(who + ": a duplicate entry");
+    if (seen != c.seen_count) fail(who + ": seen_count");
+    pairs += seen;
+    // Complete: every eligible target in reach has an entry.
+    if (is_watcher(w))
+      for (std::uint32_t t = 0; t < n; ++t)
+        if (t != w && (cold_[t].flags & kLive) != 0 && (hot_[t].marker_layers & c.layers) != 0 && in_range(w, t) &&
+            !std::binary_search(targets.begin(), targets.end(), t))
+          fail(who + ": target " + std::to_string(cold_[t].id) + " in reach has no entry");
+  }
+  for (std::uint32_t t = 0; t < n; ++t) {
+    if ((cold_[t].flags & kLive) == 0) continue;
+    if (rcand_[t].size() != listed[t]) fail("rcand of " + std::to_string(cold_[t].id) + " differs from the lists");
+    for (std::uint32_t w : rcand_[t]) {
+      if (w >= n || (std::find(cand_.begin(w), cand_.end(w), t) == cand_.end(w) &&
+                     std::find(cand_.begin(w), cand_.end(w), t | kSeenBit) == cand_.end(w)))
+        fail("rcand of " + std::to_string(cold_[t].id) + " names a watcher without its entry");
+    }
+  }
+  if (live != live_count_) fail("live count");
+  if (pairs != pair_count_) fail("pair count");
+  if (bodies_.size() > live) fail("bodies tree size");
+  bodies_.validate();
+  ranges_.validate();
+}
+
+}  // namespace quadrant

@@ -1,0 +1,553 @@
+// Tests of quadrant/aoi.hpp against a brute-force model of the relation, over many ticks.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <numbers>
+#include <random>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <quadrant/aoi.hpp>
+#include <quadrant/quadrant.hpp>
+
+// Counts every heap allocation of the process, so a test can assert that ticks made none. GCC cannot see that
+// these replacements pair malloc with free consistently for every form of new and delete.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+namespace {
+std::atomic<long> g_allocations{0};
+}
+void* operator new(std::size_t size) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+
+using quadrant::AoiEvent;
+using quadrant::AoiMode;
+using quadrant::AoiSettings;
+using quadrant::AoiWorld;
+using quadrant::Box;
+using quadrant::Vec;
+
+// The brute-force model: the entities as of the last tick, the next values, and the relation as a set of pairs.
+template <class S>
+struct Oracle {
+  struct Ent {
+    Vec<2, S> pos;
+    S radius;
+    AoiMode mode;
+    std::uint32_t layers;
+    S body;
+  };
+  double hysteresis = 0;
+  std::map<std::uint64_t, Ent> now, next;
+  std::set<std::pair<std::uint64_t, std::uint64_t>> rel;
+
+  static double d2(const Vec<2, S>& a, const Vec<2, S>& b) {
+    const double dx = static_cast<double>(a.x) - static_cast<double>(b.x);
+    const double dy = static_cast<double>(a.y) - static_cast<double>(b.y);
+    return dx * dx + dy * dy;
+  }
+
+  std::vector<AoiEvent> tick() {
+    std::set<std::pair<std::uint64_t, std::uint64_t>> fresh;
+    for (const auto& [w, ew] : next) {
+      if ((static_cast<int>(ew.mode) & 1) == 0) continue;
+      for (const auto& [t, et] : next) {
+        if (w == t || (static_cast<int>(et.mode) & 2) == 0 || (ew.layers & et.layers) == 0) continue;
+        const double r = static_cast<double>(ew.radius);
+        const double lim = rel.count({w, t}) ? r + hysteresis : r;
+        if (d2(ew.pos, et.pos) <= lim * lim) fresh.insert({w, t});
+      }
+    }
+    std::vector<AoiEvent> out;
+    // Both sets are ordered by (watcher, target): merge them.
+    auto a = rel.begin();
+    auto b = fresh.begin();
+    while (a != rel.end() || b != fresh.end()) {
+      if (b == fresh.end() || (a != rel.end() && *a < *b)) {
+        out.push_back({AoiEvent::Kind::Leave, a->first, a->second});
+        ++a;
+      } else if (a == rel.end() || *b < *a) {
+        out.push_back({AoiEvent::Kind::Enter, b->first, b->second});
+        ++b;
+      } else {
+        ++a, ++b;
+      }
+    }
+    rel = std::move(fresh);
+    now = next;
+    return out;
+  }
+
+  std::vector<std::uint64_t> visible(std::uint64_t w) const {
+    std::vector<std::uint64_t> v;
+    for (const auto& [a, b] : rel)
+      if (a == w) v.push_back(b);
+    return v;
+  }
+  std::vector<std::uint64_t> watchers(std::uint64_t t) const {
+    std::vector<std::uint64_t> v;
+    for (const auto& [a, b] : rel)
+      if (b == t) v.push_back(a);
+    return v;
+  }
+  template <class Shape>
+  std::vector<std::uint64_t> query(const Shape& shape, std::uint32_t layers) const {
+    std::vector<std::uint64_t> v;
+    for (const auto& [id, e] : now) {
+      const Box<2, S> body{{e.pos.x - e.body, e.pos.y - e.body}, {e.pos.x + e.body, e.pos.y + e.body}};
+      if ((e.layers & layers) != 0 && quadrant::overlaps(shape, body)) v.push_back(id);
+    }
+    return v;
+  }
+};
+
+template <class S>
+std::vector<std::uint64_t> visible_of(const AoiWorld<S>& w, std::uint64_t id) {
+  std::vector<std::uint64_t> v;
+  w.for_each_visible(id, [&](std::uint64_t t) { v.push_back(t); });
+  return v;
+}
+template <class S>
+std::vector<std::uint64_t> watchers_of(const AoiWorld<S>& w, std::uint64_t id) {
+  std::vector<std::uint64_t> v;
+  w.for_each_watcher(id, [&](std::uint64_t t) { v.push_back(t); });
+  return v;
+}
+template <class S, class Shape>
+std::vector<std::uint64_t> query_of(const AoiWorld<S>& w, const Shape& shape, std::uint32_t layers) {
+  std::vector<std::uint64_t> v;
+  w.query(shape, [&](std::uint64_t id) { v.push_back(id); }, layers);
+  return v;
+}
+template <class S>
+std::vector<AoiEvent> tick_of(AoiWorld<S>& w) {
+  std::vector<AoiEvent> v;
+  w.tick([&](const AoiEvent& e) { v.push_back(e); });
+  return v;
+}
+
+std::string show(const std::vector<AoiEvent>& ev) {
+  std::string s;
+  for (std::size_t i = 0; i < ev.size() && i < 12; ++i)
+    s += std::string(ev[i].kind == AoiEvent::Kind::Enter ? " +" : " -") + std::to_string(ev[i].watcher) + ">" +
+         std::to_string(ev[i].target);
+  return s;
+}
+
+// The world and its model, driven together.
+template <class S>
+struct Pair {
+  AoiWorld<S> world;
+  Oracle<S> oracle;
+  explicit Pair(const AoiSettings<S>& s) : world(s) { oracle.hysteresis = static_cast<double>(s.hysteresis); }
+
+  void add(std::uint64_t id, Vec<2, S> p, S r, AoiMode m, std::uint32_t layers, S body) {
+    world.add(id, p, r, m, layers, body);
+    oracle.next[id] = {p, r, m, layers, body};
+  }
+  void move(std::uint64_t id, Vec<2, S> p) {
+    world.move(id, p);
+    oracle.next[id].pos = p;
+  }
+  void set_radius(std::uint64_t id, S r) {
+    world.set_view_radius(id, r);
+    oracle.next[id].radius = r;
+  }
+  void set_layers(std::uint64_t id, std::uint32_t l) {
+    world.set_layers(id, l);
+    oracle.next[id].layers = l;
+  }
+  void remove(std::uint64_t id) {
+    world.remove(id);
+    oracle.next.erase(id);
+  }
+  void tick_and_check(std::mt19937_64& rng, int shapes) {
+    const std::vector<AoiEvent> got = tick_of(world);
+    const std::vector<AoiEvent> want = oracle.tick();
+    if (got != want) {
+      std::size_t i = 0;
+      while (i < got.size() && i < want.size() && got[i] == want[i]) ++i;
+      const std::vector<AoiEvent> g(got.begin() + std::ptrdiff_t(i), got.end()), w(want.begin() + std::ptrdiff_t(i), want.end());
+      FAIL() << got.size() << " events, want " << want.size() << "; from event " << i << ": got" << show(g)
+             << "\nwant" << show(w);
+    }
+    check_state(rng, shapes);
+  }
+  void check_state(std::mt19937_64& rng, int shapes) {
+    ASSERT_NO_THROW(world.validate());
+    std::size_t pairs = 0;
+    for (const auto& [id, e] : oracle.now) {
+      ASSERT_EQ(visible_of(world, id), oracle.visible(id)) << "visible of " << id;
+      ASSERT_EQ(watchers_of(world, id), oracle.watchers(id)) << "watchers of " << id;
+      pairs += oracle.visible(id).size();
+    }
+    ASSERT_EQ(world.pair_count(), pairs);
+    ASSERT_EQ(world.size(), oracle.now.size());
+    std::uniform_real_distribution<double> c(-120, 120), len(0, 40), ang(-4, 4);
+    auto v = [&] { return Vec<2, S>{static_cast<S>(c(rng)), static_cast<S>(c(rng))}; };
+    for (int i = 0; i < shapes; ++i) {
+      const std::uint32_t layers = i % 3 == 0 ? ~0u : static_cast<std::uint32_t>(rng() & 7u);
+      const quadrant::Circle<S> circle{v(), static_cast<S>(len(rng))};
+      ASSERT_EQ(query_of(world, circle, layers), oracle.query(circle, layers)) << "circle";
+      const S inner = static_cast<S>(len(rng) / 2);
+      const quadrant::Ring<S> ring{v(), inner, static_cast<S>(inner + len(rng))};
+      ASSERT_EQ(query_of(world, ring, layers), oracle.query(ring, layers)) << "ring";
+      const quadrant::Sector<S> sector{v(), v(), static_cast<S>(len(rng)), static_cast<S>(std::abs(ang(rng)) / 4 * 3)};
+      if (sector.direction.x != 0 || sector.direction.y != 0) {
+        ASSERT_EQ(query_of(world, sector, layers), oracle.query(sector, layers)) << "sector";
+      }
+      const quadrant::OrientedBox<S> obb{v(), {static_cast<S>(len(rng)), static_cast<S>(len(rng) / 3)},
+                                         static_cast<S>(ang(rng))};
+      ASSERT_EQ(query_of(world, obb, layers), oracle.query(obb, layers)) << "oriented box";
+      const Box<2, S> box{v(), v()};
+      const Box<2, S> fixed{{std::min(box.min.x, box.max.x), std::min(box.min.y, box.max.y)},
+                            {std::max(box.min.x, box.max.x), std::max(box.min.y, box.max.y)}};
+      ASSERT_EQ(query_of(world, fixed, layers), oracle.query(fixed, layers)) << "box";
+    }
+  }
+};
+
+template <class S>
+class AoiTyped : public ::testing::Test {};
+using Scalars = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(AoiTyped, Scalars);
+
+AoiMode random_mode(std::mt19937_64& rng) {
+  const int m = static_cast<int>(rng() % 4);
+  return m == 0 ? AoiMode::Watcher : m == 1 ? AoiMode::Marker : AoiMode::Both;
+}
+
+// Many ticks of random mutations of every kind, each tick compared with the model: events, both directions of the
+// relation, pair count, and skill-shape queries.
+template <class S>
+void random_run(std::uint64_t seed, S hysteresis, S skin, int ticks, int count, double activity) {
+  SCOPED_TRACE("seed " + std::to_string(seed) + " hysteresis " + std::to_string(static_cast<double>(hysteresis)) +
+               " skin " + std::to_string(static_cast<double>(skin)));
+  std::mt19937_64 rng(seed);
+  AoiSettings<S> settings{{{-100, -100}, {100, 100}}, hysteresis};
+  settings.skin = skin;
+  settings.split_threshold = 4;
+  Pair<S> p(settings);
+  std::uniform_real_distribution<double> coord(-100, 100), step(-3, 3), radius(0, 35), unit(0, 1);
+  auto pos = [&] {
+    // A few entities far outside the world.
+    if (unit(rng) < 0.05) return Vec<2, S>{static_cast<S>(coord(rng) * 60), static_cast<S>(coord(rng))};
+    return Vec<2, S>{static_cast<S>(coord(rng)), static_cast<S>(coord(rng))};
+  };
+  auto layers = [&] { return rng() % 4 == 0 ? static_cast<std::uint32_t>(rng() % 8) : ~0u; };
+  auto body = [&] { return rng() % 3 == 0 ? S{0} : static_cast<S>(unit(rng) * 6); };
+  std::vector<std::uint64_t> ids, removed;
+  std::uint64_t next_id = 1000;
+  for (int i = 0; i < count; ++i) {
+    const std::uint64_t id = (next_id += 1 + rng() % 5);
+    p.add(id, pos(), static_cast<S>(radius(rng)), random_mode(rng), layers(), body());
+    ids.push_back(id);
+  }
+  ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, 2));
+  for (int t = 0; t < ticks; ++t) {
+    SCOPED_TRACE("tick " + std::to_string(t));
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (unit(rng) > activity) continue;  // this entity does nothing this tick
+      const double u = unit(rng);
+      const std::uint64_t id = ids[i];
+      if (u < 0.6) {
+        const Vec<2, S> at = p.oracle.next[id].pos;
+        p.move(id, {static_cast<S>(at.x + step(rng)), static_cast<S>(at.y + step(rng))});
+        if (u < 0.1) p.move(id, {static_cast<S>(at.x + step(rng)), static_cast<S>(at.y + step(rng))});  // twice
+      } else if (u < 0.63) {
+        p.move(id, pos());  // teleport
+      } else if (u < 0.65) {
+        p.set_radius(id, static_cast<S>(radius(rng)));
+      } else if (u < 0.66) {
+        p.set_layers(id, layers());
+      } else if (u < 0.675) {
+        p.remove(id);
+        if (rng() % 3 == 0) {  // removed and re-added before the tick, possibly with another mode
+          p.add(id, pos(), static_cast<S>(radius(rng)), random_mode(rng), layers(), body());
+        } else {
+          removed.push_back(id);
+          ids[i] = ids.back();
+          ids.pop_back();
+          --i;
+        }
+      }
+    }
+    // Additions: new ids and ids removed at earlier ticks.
+    for (int k = static_cast<int>(rng() % 4); k > 0 && unit(rng) < 2 * activity; --k) {
+      std::uint64_t id;
+      if (!removed.empty() && rng() % 2 == 0) {
+        id = removed.back();
+        removed.pop_back();
+      } else {
+        id = (next_id += 1 + rng() % 5);
+      }
+      p.add(id, pos(), static_cast<S>(radius(rng)), random_mode(rng), layers(), body());
+      ids.push_back(id);
+      if (rng() % 4 == 0) {  // added and removed between two ticks: never seen
+        p.remove(id);
+        ids.pop_back();
+        removed.push_back(id);
+      }
+    }
+    ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, t % 4 == 0 ? 2 : 0));
+  }
+}
+
+TYPED_TEST(AoiTyped, MatchesOracleOverManyTicks) {
+  using S = TypeParam;
+  const S hysteresis[] = {0, 4};
+  const S skins[] = {0, 1, 30};
+  std::uint64_t seed = 11;
+  for (S h : hysteresis)
+    for (S skin : skins) ASSERT_NO_FATAL_FAILURE(random_run<S>(seed++, h, skin, 40, 90, 1.0));
+}
+
+// Few changes per tick: only the watchers near them are re-evaluated (the incremental path).
+TYPED_TEST(AoiTyped, SparseChangesMatchOracle) {
+  using S = TypeParam;
+  const S hysteresis[] = {0, 4};
+  const S skins[] = {0, 1, 30};
+  std::uint64_t seed = 51;
+  for (S h : hysteresis)
+    for (S skin : skins) ASSERT_NO_FATAL_FAILURE(random_run<S>(seed++, h, skin, 60, 120, 0.04));
+}
+
+// Every entity moving every tick (the benchmark's regime, where every watcher is re-evaluated).
+TYPED_TEST(AoiTyped, EveryoneMovingMatchesOracle) {
+  using S = TypeParam;
+  std::mt19937_64 rng(77);
+  SCOPED_TRACE("seed 77");
+  Pair<S> p(AoiSettings<S>{{{-100, -100}, {100, 100}}, S{2}});
+  std::uniform_real_distribution<double> coord(-100, 100), step(-4, 4);
+  for (std::uint64_t id = 0; id < 150; ++id)
+    p.add(id * 7 + 3, {static_cast<S>(coord(rng)), static_cast<S>(coord(rng))}, S{20}, AoiMode::Both, ~0u, S{1});
+  ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, 1));
+  for (int t = 0; t < 40; ++t) {
+    for (auto& [id, e] : p.oracle.next) {
+      const Vec<2, S> q{static_cast<S>(std::clamp(static_cast<double>(e.pos.x) + step(rng), -100.0, 100.0)),
+                        static_cast<S>(std::clamp(static_cast<double>(e.pos.y) + step(rng), -100.0, 100.0))};
+      p.world.move(id, q);
+      e.pos = q;
+    }
+    ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, t % 10 == 0 ? 1 : 0));
+  }
+}
+
+// Hysteresis at the edge, and a shrinking radius, with values worked out by hand.
+TYPED_TEST(AoiTyped, HysteresisByHand) {
+  using S = TypeParam;
+  AoiWorld<S> w(AoiSettings<S>{{{-50, -50}, {50, 50}}, S{2}});
+  w.add(1, {0, 0}, 10, AoiMode::Watcher);
+  w.add(2, {10, 0}, 0, AoiMode::Marker);  // exactly at the radius: seen
+  using K = AoiEvent::Kind;
+  EXPECT_EQ(tick_of(w), (std::vector<AoiEvent>{{K::Enter, 1, 2}}));
+  w.move(2, {11.5, 0});  // beyond the radius, within radius + hysteresis: still seen
+  EXPECT_TRUE(tick_of(w).empty());
+  w.move(2, {12, 0});  // exactly radius + hysteresis: still seen
+  EXPECT_TRUE(tick_of(w).empty());
+  w.move(2, {12.5, 0});
+  EXPECT_EQ(tick_of(w), (std::vector<AoiEvent>{{K::Leave, 1, 2}}));
+  w.move(2, {11, 0});  // not seen before, beyond the radius: not seen
+  EXPECT_TRUE(tick_of(w).empty());
+  w.move(2, {6, 8});  // distance 10
+  EXPECT_EQ(tick_of(w), (std::vector<AoiEvent>{{K::Enter, 1, 2}}));
+  w.set_view_radius(1, 8);  // 10 <= 8 + 2: kept
+  EXPECT_TRUE(tick_of(w).empty());
+  w.set_view_radius(1, 7);
+  EXPECT_EQ(tick_of(w), (std::vector<AoiEvent>{{K::Leave, 1, 2}}));
+  EXPECT_EQ(visible_of(w, 1), std::vector<std::uint64_t>{});
+}
+
+// Mutations recorded from inside callbacks take effect at the next tick, like any other.
+TYPED_TEST(AoiTyped, CallbacksMayMutate) {
+  using S = TypeParam;
+  using K = AoiEvent::Kind;
+  AoiWorld<S> w(AoiSettings<S>{{{-50, -50}, {50, 50}}});
+  w.add(1, {0, 0}, 10);
+  w.add(2, {5, 0}, 10);
+  std::vector<AoiEvent> got;
+  w.tick([&](const AoiEvent& e) {
+    got.push_back(e);
+    // The new relation is visible from the callback.
+    EXPECT_EQ(visible_of(w, e.watcher), std::vector<std::uint64_t>{e.target});
+    if (e.watcher == 1) {
+      w.add(3, {0, 3}, 1, AoiMode::Marker);
+      w.move(2, {40, 40});
+      EXPECT_THROW(w.add(3, {0, 0}, 1), std::invalid_argument);  // queued, yet checked at the call
+      EXPECT_THROW(w.tick([](const AoiEvent&) {}), std::logic_error);
+    }
+  });
+  EXPECT_EQ(got, (std::vector<AoiEvent>{{K::Enter, 1, 2}, {K::Enter, 2, 1}}));
+  EXPECT_EQ(visible_of(w, 3), std::vector<std::uint64_t>{});  // added, not ticked yet
+  EXPECT_EQ(tick_of(w), (std::vector<AoiEvent>{{K::Leave, 1, 2}, {K::Enter, 1, 3}, {K::Leave, 2, 1}}));
+  // From for_each_visible and query.
+  w.for_each_visible(1, [&](std::uint64_t t) { w.remove(t); });
+  w.query(quadrant::Circle<S>{{40, 40}, 1}, [&](std::uint64_t id) { w.move(id, {1, 0}); });
+  EXPECT_EQ(visible_of(w, 1), std::vector<std::uint64_t>{3});  // the removal waits for the tick
+  EXPECT_EQ(tick_of(w), (std::vector<AoiEvent>{{K::Enter, 1, 2}, {K::Leave, 1, 3}, {K::Enter, 2, 1}}));
+  EXPECT_THROW(visible_of(w, 3), std::invalid_argument);
+  // A bool-returning callback stops.
+  int calls = 0;
+  w.query(quadrant::Circle<S>{{0, 0}, 5}, [&](std::uint64_t) { return ++calls < 1; });
+  EXPECT_EQ(calls, 1);
+}
+
+// Bad input throws std::invalid_argument ("quadrant: aoi: ...") and changes nothing: the next tick still matches
+// the model that never saw the bad calls.
+TYPED_TEST(AoiTyped, BadInputChangesNothing) {
+  using S = TypeParam;
+  std::mt19937_64 rng(5);
+  SCOPED_TRACE("seed 5");
+  Pair<S> p(AoiSettings<S>{{{-50, -50}, {50, 50}}, S{1}});
+  for (std::uint64_t id = 1; id <= 30; ++id)
+    p.add(id, {static_cast<S>(static_cast<double>(id % 7) * 6 - 20), static_cast<S>(static_cast<double>(id) - 15)},
+          S{12}, AoiMode::Both, ~0u, S{1});
+  ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, 1));
+  p.move(3, {1, 1});
+  p.remove(4);
+  const S nan = std::numeric_limits<S>::quiet_NaN(), inf = std::numeric_limits<S>::infinity();
+  auto expect_bad = [&](auto&& call) {
+    try {
+      call();
+      ADD_FAILURE() << "no exception";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("quadrant: aoi: ", 0), 0u) << e.what();
+    }
+  };
+  AoiWorld<S>& w = p.world;
+  std::vector<std::vector<std::uint64_t>> before;
+  for (std::uint64_t id = 1; id <= 30; ++id) before.push_back(visible_of(w, id));
+  expect_bad([&] { w.add(5, {0, 0}, 1); });                       // duplicate
+  expect_bad([&] { w.add(99, {nan, 0}, 1); });                    // NaN position
+  expect_bad([&] { w.add(99, {0, inf}, 1); });                    // infinite position
+  expect_bad([&] { w.add(99, {0, 0}, -1); });                     // negative radius
+  expect_bad([&] { w.add(99, {0, 0}, nan); });                    // NaN radius
+  expect_bad([&] { w.add(99, {0, 0}, inf); });                    // infinite radius
+  expect_bad([&] { w.add(99, {0, 0}, 1, AoiMode::Both, 1, -2); });  // negative body
+  expect_bad([&] { w.add(99, {0, 0}, 1, static_cast<AoiMode>(0)); });
+  expect_bad([&] { w.move(99, {0, 0}); });                        // unknown
+  expect_bad([&] { w.move(4, {0, 0}); });                         // removed
+  expect_bad([&] { w.move(5, {nan, 0}); });
+  expect_bad([&] { w.move(5, {-inf, 0}); });
+  expect_bad([&] { w.set_view_radius(99, 1); });
+  expect_bad([&] { w.set_view_radius(5, -1); });
+  expect_bad([&] { w.set_view_radius(5, nan); });
+  expect_bad([&] { w.set_layers(99, 1); });
+  expect_bad([&] { w.remove(99); });
+  expect_bad([&] { w.remove(4); });                               // removed twice
+  expect_bad([&] { w.for_each_visible(99, [](std::uint64_t) {}); });
+  expect_bad([&] { w.for_each_watcher(99, [](std::uint64_t) {}); });
+  EXPECT_THROW(w.query(quadrant::Circle<S>{{0, 0}, -1}, [](std::uint64_t) {}), std::invalid_argument);
+  EXPECT_THROW(w.query(quadrant::Circle<S>{{nan, 0}, 1}, [](std::uint64_t) {}), std::invalid_argument);
+  EXPECT_FALSE(w.contains(99));
+  EXPECT_FALSE(w.contains(4));
+  for (std::uint64_t id = 1; id <= 30; ++id) EXPECT_EQ(visible_of(w, id), before[id - 1]);
+  ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, 1));
+  // Settings.
+  EXPECT_THROW(AoiWorld<S>(AoiSettings<S>{{{0, 0}, {0, 1}}}), std::invalid_argument);
+  EXPECT_THROW(AoiWorld<S>(AoiSettings<S>{{{0, 0}, {1, 1}}, S{-1}}), std::invalid_argument);
+  EXPECT_THROW(AoiWorld<S>(AoiSettings<S>{{{0, 0}, {1, 1}}, nan}), std::invalid_argument);
+  EXPECT_THROW(AoiWorld<S>(AoiSettings<S>{{{0, nan}, {1, 1}}}), std::invalid_argument);
+}
+
+// Modes and layers: who may see whom, checked on a small fixed scene.
+TYPED_TEST(AoiTyped, ModesAndLayers) {
+  using S = TypeParam;
+  AoiWorld<S> w(AoiSettings<S>{{{-10, -10}, {10, 10}}});
+  w.add(1, {0, 0}, 5, AoiMode::Watcher, 1);
+  w.add(2, {1, 0}, 5, AoiMode::Marker, 1);
+  w.add(3, {0, 1}, 5, AoiMode::Both, 2);
+  w.add(4, {1, 1}, 5, AoiMode::Both, 3);
+  w.add(5, {2, 1}, 5, AoiMode::Both, 0);  // in no layer: sees nothing, seen by nothing
+  tick_of(w);
+  EXPECT_EQ(visible_of(w, 1), (std::vector<std::uint64_t>{2, 4}));
+  EXPECT_EQ(visible_of(w, 2), std::vector<std::uint64_t>{});
+  EXPECT_EQ(visible_of(w, 3), (std::vector<std::uint64_t>{4}));
+  EXPECT_EQ(visible_of(w, 4), (std::vector<std::uint64_t>{2, 3}));
+  EXPECT_EQ(watchers_of(w, 4), (std::vector<std::uint64_t>{1, 3}));
+  EXPECT_EQ(visible_of(w, 5), std::vector<std::uint64_t>{});
+  EXPECT_EQ(watchers_of(w, 1), std::vector<std::uint64_t>{});
+  EXPECT_EQ(query_of(w, Box<2, S>{{-1, -1}, {3, 3}}, ~0u), (std::vector<std::uint64_t>{1, 2, 3, 4}));
+  EXPECT_EQ(query_of(w, Box<2, S>{{-1, -1}, {3, 3}}, 2u), (std::vector<std::uint64_t>{3, 4}));
+  // A removed watcher's pairs end at the next tick; a re-added one starts afresh.
+  using K = AoiEvent::Kind;
+  w.remove(4);
+  EXPECT_EQ(tick_of(w), (std::vector<AoiEvent>{{K::Leave, 1, 4}, {K::Leave, 3, 4}, {K::Leave, 4, 2}, {K::Leave, 4, 3}}));
+  w.add(4, {1, 1}, 5, AoiMode::Marker, 1);
+  EXPECT_EQ(tick_of(w), (std::vector<AoiEvent>{{K::Enter, 1, 4}}));
+}
+
+// Markers first, watchers later: the automatic skin is chosen at the first tick with watchers, and the entities
+// already there re-anchor with it. Also entities only outside the world.
+TYPED_TEST(AoiTyped, LateWatchersAndOutsideTheWorld) {
+  using S = TypeParam;
+  std::mt19937_64 rng(23);
+  SCOPED_TRACE("seed 23");
+  Pair<S> p(AoiSettings<S>{{{-10, -10}, {10, 10}}, S{1}});
+  std::uniform_real_distribution<double> far(200, 400), step(-6, 6);
+  for (std::uint64_t id = 1; id <= 60; ++id)
+    p.add(id, {static_cast<S>(far(rng)), static_cast<S>(-far(rng))}, 0, AoiMode::Marker, ~0u, S{1});
+  ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, 0));
+  EXPECT_EQ(p.world.pair_count(), 0u);
+  for (std::uint64_t id = 100; id <= 140; ++id)
+    p.add(id, {static_cast<S>(far(rng)), static_cast<S>(-far(rng))}, S{40}, AoiMode::Both, ~0u, S{0});
+  ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, 0));
+  EXPECT_GT(p.world.skin(), S{0});
+  for (int t = 0; t < 30; ++t) {
+    for (auto& [id, e] : p.oracle.next) {
+      const Vec<2, S> q{static_cast<S>(static_cast<double>(e.pos.x) + step(rng)),
+                        static_cast<S>(static_cast<double>(e.pos.y) + step(rng))};
+      p.world.move(id, q);
+      e.pos = q;
+    }
+    ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, 0));
+  }
+  EXPECT_TRUE(p.world.contains(100));
+  EXPECT_EQ(p.world.position(100), p.oracle.now.at(100).pos);
+  EXPECT_THROW(p.world.position(999), std::invalid_argument);
+}
+
+// Once its lists and buffers have grown, a tick allocates nothing. The entities jitter around their homes, less
+// than skin / 2, so the trees are left alone (a Tree's node vectors may still grow when a node holds more objects
+// than ever before; that is the tree's business): every watcher is evaluated each tick, events flow both ways.
+TEST(Aoi, NoAllocationPerTickOnceWarm) {
+  std::mt19937_64 rng(3);
+  AoiSettings<float> settings{{{-100, -100}, {100, 100}}, 1.0f};
+  settings.skin = 10;
+  AoiWorld<float> w(settings);
+  std::vector<Vec<2, float>> home(300);
+  std::uniform_real_distribution<float> coord(-100, 100), jitter(-1.5f, 1.5f);
+  for (std::size_t i = 0; i < home.size(); ++i) {
+    home[i] = {coord(rng), coord(rng)};
+    w.add(i, home[i], 25);
+  }
+  long events = 0;
+  auto run = [&](int ticks) {
+    for (int t = 0; t < ticks; ++t) {
+      for (std::size_t i = 0; i < home.size(); ++i) w.move(i, {home[i].x + jitter(rng), home[i].y + jitter(rng)});
+      w.tick([&](const AoiEvent&) { ++events; });
+    }
+  };
+  run(200);
+  const long before = g_allocations.load(), events_before = events;
+  run(40);
+  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_GT(events - events_before, 0);
+}
+
+}  // namespace

@@ -1,0 +1,315 @@
+// quadrant tool — scenario `mmo-aoi`: an MMO server's area of interest (seeds/000's game server) with AoiWorld.
+//
+// A 240 x 160 map holds 40 players and 200 monsters. Players (watcher and marker) run about with a view radius of
+// 30; most monsters are markers only, a few are guards that watch with radius 15, and some are stealthed (layer 4:
+// only players with detection see them). Every tick players and monsters move, a player sometimes teleports
+// (recall), monsters die and respawn (remove, and add again the same id later), a player logs out or in now and
+// then, and a player's view radius changes (a buff). The server ticks the AoiWorld and sends Enter / Leave events;
+// every tick they are checked against a brute-force model of the relation, and so are a sword swing (Sector) and a
+// skill circle (Circle) answered by query(). `--svg DIR` writes DIR/mmo-aoi.svg: one tick, who sees whom.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <numbers>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <quadrant/aoi.hpp>
+#include <quadrant/svg.hpp>
+
+#include "demo.hpp"
+
+namespace quadrant_tools::aoi {
+
+using quadrant::AoiEvent;
+using quadrant::AoiMode;
+using V2 = quadrant::Vec2;
+
+inline constexpr float kMapW = 240, kMapH = 160;
+inline constexpr int kPlayers = 40, kMonsters = 200, kGuards = 30, kDefaultTicks = 200, kQuickTicks = 25;
+inline constexpr std::uint32_t kPlayerLayer = 1, kMonsterLayer = 2, kStealthLayer = 4;
+inline constexpr float kPlayerView = 30, kGuardView = 15, kHysteresis = 2;
+
+/// One entity of the server, as the game knows it (the AoiWorld mirrors it).
+struct Mob {
+  std::uint64_t id = 0;
+  V2 pos{};
+  float heading = 0, speed = 0, view = 0, body = 0;
+  AoiMode mode = AoiMode::Marker;
+  std::uint32_t layers = 0;
+  bool alive = true, player = false, guard = false;
+  int respawn_at = 0;  // a dead monster comes back at this tick
+  const char* kind = "";
+};
+
+/// The brute-force relation: W sees T as the contract says, from the previous relation.
+inline std::set<std::pair<std::uint64_t, std::uint64_t>> brute_relation(
+    const std::map<std::uint64_t, Mob>& mobs, const std::set<std::pair<std::uint64_t, std::uint64_t>>& before) {
+  std::set<std::pair<std::uint64_t, std::uint64_t>> now;
+  for (const auto& [wid, w] : mobs) {
+    if ((static_cast<int>(w.mode) & 1) == 0) continue;
+    for (const auto& [tid, t] : mobs) {
+      if (wid == tid || (static_cast<int>(t.mode) & 2) == 0 || (w.layers & t.layers) == 0) continue;
+      const double dx = double(w.pos.x) - double(t.pos.x), dy = double(w.pos.y) - double(t.pos.y);
+      const double lim = double(w.view) + (before.count({wid, tid}) ? double(kHysteresis) : 0.0);
+      if (dx * dx + dy * dy <= lim * lim) now.insert({wid, tid});
+    }
+  }
+  return now;
+}
+
+/// Brute force of query(): the entities in `layers` whose body box overlaps the shape, in id order.
+template <class Shape>
+std::vector<std::uint64_t> brute_query(const std::map<std::uint64_t, Mob>& mobs, const Shape& shape,
+                                       std::uint32_t layers) {
+  std::vector<std::uint64_t> out;
+  for (const auto& [id, m] : mobs)
+    if ((m.layers & layers) != 0 &&
+        quadrant::overlaps(shape, quadrant::Box2{{m.pos.x - m.body, m.pos.y - m.body}, {m.pos.x + m.body, m.pos.y + m.body}}))
+      out.push_back(id);
+  return out;
+}
+
+inline void write_picture(const quadrant::AoiWorld<float>& world, const std::map<std::uint64_t, Mob>& mobs,
+                          std::uint64_t hero, const quadrant::Sector<float>& swing, const std::vector<std::uint64_t>& hits,
+                          int tick, const std::string& dir) {
+  // Room above the map for the legend.
+  quadrant::SvgCanvas canvas(quadrant::Box2{{0, 0}, {kMapW, kMapH + 40}}, 1000);
+  canvas.rect(quadrant::Box2{{0, 0}, {kMapW, kMapH}}, {"#fbfbf7", "#888888", 1, 1, "", ""});
+  auto colour = [](const Mob& m) {
+    if (m.guard) return "#ff7f0e";
+    if (m.player) return "#1f77b4";
+    return (m.layers & kStealthLayer) != 0 ? "#9467bd" : "#d62728";
+  };
+  // Who sees whom: one thin line per pair (from the watcher's side: each line starts at a watcher).
+  for (const auto& [id, m] : mobs)
+    world.for_each_visible(id, [&](std::uint64_t t) {
+      canvas.line(m.pos, mobs.at(t).pos, {"none", m.guard ? "#f5c08a" : "#a9c8e3", 0.8, 1, "", ""});
+    });
+  // View circles of the players and guards.
+  for (const auto& [id, m] : mobs)
+    if ((static_cast<int>(m.mode) & 1) != 0 && id != hero)
+      canvas.circle(m.pos, m.view, {"none", m.guard ? "#f3b27a" : "#9ecae1", 0.8, 1, "3 3", ""});
+  // The hero: view circle, hysteresis ring, what it sees.
+  const Mob& h = mobs.at(hero);
+  canvas.circle(h.pos, h.view + kHysteresis, {"none", "#08519c", 1, 1, "2 2", ""});
+  canvas.circle(h.pos, h.view, {"#c6dbef", "#08519c", 2, 0.35, "", ""});
+  world.for_each_visible(hero, [&](std::uint64_t t) {
+    canvas.line(h.pos, mobs.at(t).pos, {"none", "#08519c", 1.6, 1, "", ""});
+  });
+  canvas.shape(swing, {"#fdae6b", "#e6550d", 1.5, 0.6, "", ""});
+  for (const auto& [id, m] : mobs) {
+    const float r = std::max(m.body, 0.9f);
+    canvas.rect(quadrant::Box2{{m.pos.x - r, m.pos.y - r}, {m.pos.x + r, m.pos.y + r}}, {colour(m), "#333333", 0.6, 1, "", ""});
+  }
+  for (std::uint64_t id : hits) {
+    const Mob& m = mobs.at(id);
+    canvas.circle(m.pos, m.body + 1.5f, {"none", "#e6550d", 3, 1, "", ""});
+  }
+  canvas.circle(h.pos, 2.2f, {"#08519c", "#ffffff", 1.5, 1, "", ""});
+  const std::vector<quadrant::SvgCanvas::LegendEntry> rows = {
+      {"#1f77b4", "player (watcher + marker, view radius 30)"},
+      {"#ff7f0e", "guard (watcher + marker, view radius 15)"},
+      {"#d62728", "monster (marker only)"},
+      {"#9467bd", "stealthed monster (layer 4: seen only by players with detection)"},
+      {"#a9c8e3", "thin line: a watcher sees a target (this tick's relation)"},
+      {"#08519c", "hero: view circle (filled), + hysteresis (dashed), what it sees (bold)"},
+      {"#fdae6b", "sword swing (Sector): hits ringed in orange, checked against brute force"}};
+  canvas.legend(rows, 0.9);
+  char caption[160];
+  std::snprintf(caption, sizeof caption, "tick %d: %zu entities, %zu pairs", tick, world.size(), world.pair_count());
+  canvas.text(V2{2, kMapH + 2}, caption, 13, "#333333");
+  const std::string path = dir + "/mmo-aoi.svg";
+  canvas.save(path);
+  std::printf("picture: %s (tick %d: who sees whom, the hero's view, a sword swing and its hits)\n\n", path.c_str(),
+              tick);
+}
+
+/// `quadrant demo --scenario mmo-aoi`.
+inline bool run_demo(const DemoOptions& opt) {
+  using clock = std::chrono::steady_clock;
+  const int ticks = opt.frames_set ? std::max(1, opt.frames) : opt.quick ? kQuickTicks : kDefaultTicks;
+  Rng rng(opt.seed * 1000003 + 6);
+  Failures failures;
+  quadrant::AoiSettings<float> settings{quadrant::Box2{{0, 0}, {kMapW, kMapH}}, kHysteresis};
+  quadrant::AoiWorld<float> world(settings);
+  std::map<std::uint64_t, Mob> mobs;  // the live entities, as the model sees them
+  std::vector<Mob> roster;            // everyone, alive or not
+  auto spot = [&] { return V2{float(rng.uniform(2, kMapW - 2)), float(rng.uniform(2, kMapH - 2))}; };
+  for (int i = 0; i < kPlayers + kMonsters; ++i) {
+    Mob m;
+    m.pos = spot();
+    m.heading = float(rng.uniform(0, 2 * std::numbers::pi));
+    if (i < kPlayers) {
+      m.id = 1000 + std::uint64_t(i);
+      m.kind = "player";
+      m.player = true;
+      m.mode = AoiMode::Both;
+      m.view = kPlayerView;
+      m.body = 0.5f;
+      m.speed = float(rng.uniform(0.5, 1.5));
+      m.layers = kPlayerLayer | kMonsterLayer | (i % 2 == 0 ? kStealthLayer : 0u);  // even players detect stealth
+    } else {
+      m.id = 5000 + std::uint64_t(i);
+      const bool guard = i < kPlayers + kGuards;
+      m.kind = guard ? "guard" : "monster";
+      m.guard = guard;
+      m.mode = guard ? AoiMode::Both : AoiMode::Marker;
+      m.view = guard ? kGuardView : 0;
+      m.body = float(rng.uniform(0.5, 2));
+      m.speed = float(rng.uniform(0, 0.4));
+      m.layers = guard ? kPlayerLayer | kMonsterLayer : (rng.next() % 10 == 0 ? kStealthLayer : kMonsterLayer);
+    }
+    world.add(m.id, m.pos, m.view, m.mode, m.layers, m.body);
+    mobs[m.id] = m;
+    roster.push_back(m);
+  }
+
+  std::set<std::pair<std::uint64_t, std::uint64_t>> relation;
+  std::vector<double> times;
+  std::size_t enters = 0, leaves = 0, swings = 0, swing_hits = 0, skills = 0, skill_hits = 0;
+  std::printf("%d players, %d monsters (%d guards) on a %g x %g map; view radius %g (guards %g), hysteresis %g.\n"
+              "Every tick is checked against a brute-force model: events, both directions of the relation, and the\n"
+              "sword swing and skill circle hits.\n",
+              kPlayers, kMonsters, kGuards, double(kMapW), double(kMapH), double(kPlayerView), double(kGuardView),
+              double(kHysteresis));
+  Line line;
+  line.add("%6s %9s %7s %7s %8s %10s %8s", "tick", "entities", "enter", "leave", "pairs", "tick us", "swing");
+  line.print();
+  const int picture_tick = ticks / 2;
+  for (int t = 0; t < ticks; ++t) {
+    const std::string at = "tick " + std::to_string(t) + ": ";
+    // The game moves; the AoiWorld hears about it.
+    for (Mob& m : roster) {
+      if (!m.alive) {
+        if (m.respawn_at == t) {  // respawn: the same id again, somewhere else
+          m.alive = true;
+          m.pos = spot();
+          world.add(m.id, m.pos, m.view, m.mode, m.layers, m.body);
+          mobs[m.id] = m;
+        }
+        continue;
+      }
+      m.heading += float(rng.uniform(-0.4, 0.4));
+      V2 p{m.pos.x + m.speed * std::cos(m.heading), m.pos.y + m.speed * std::sin(m.heading)};
+      if (p.x < 0 || p.x > kMapW) m.heading = float(std::numbers::pi) - m.heading;
+      if (p.y < 0 || p.y > kMapH) m.heading = -m.heading;
+      p = {std::clamp(p.x, 0.0f, kMapW), std::clamp(p.y, 0.0f, kMapH)};
+      const bool player = m.player;
+      if (player && rng.next() % 100 == 0) p = spot();  // recall: a teleport
+      m.pos = p;
+      world.move(m.id, p);
+      if (player && rng.next() % 200 == 0) {  // a buff, or its end
+        m.view = m.view == kPlayerView ? kPlayerView * 1.5f : kPlayerView;
+        world.set_view_radius(m.id, m.view);
+      }
+      const bool dies = player ? rng.next() % 400 == 0 : rng.next() % 150 == 0;  // logout / death
+      if (dies) {
+        m.alive = false;
+        m.respawn_at = t + 3 + int(rng.next() % 10);
+        world.remove(m.id);
+        mobs.erase(m.id);
+        continue;
+      }
+      mobs[m.id] = m;
+    }
+    std::size_t in = 0, out = 0;
+    std::vector<AoiEvent> events;
+    const auto t0 = clock::now();
+    world.tick([&](const AoiEvent& e) { events.push_back(e); });
+    times.push_back(std::chrono::duration<double, std::micro>(clock::now() - t0).count());
+
+    // The model's tick: the same events, in the same order.
+    const auto next = brute_relation(mobs, relation);
+    std::vector<AoiEvent> want;
+    auto a = relation.begin();
+    auto b = next.begin();
+    while (a != relation.end() || b != next.end()) {
+      if (b == next.end() || (a != relation.end() && *a < *b)) {
+        want.push_back({AoiEvent::Kind::Leave, a->first, a->second});
+        ++a;
+      } else if (a == relation.end() || *b < *a) {
+        want.push_back({AoiEvent::Kind::Enter, b->first, b->second});
+        ++b;
+      } else {
+        ++a, ++b;
+      }
+    }
+    relation = next;
+    if (events != want)
+      failures.add(at + std::to_string(events.size()) + " events, brute force " + std::to_string(want.size()));
+    for (const AoiEvent& e : events) (e.kind == AoiEvent::Kind::Enter ? in : out)++;
+    enters += in;
+    leaves += out;
+    for (const auto& [id, m] : mobs) {
+      std::vector<std::uint64_t> got, expect;
+      world.for_each_visible(id, [&](std::uint64_t x) { got.push_back(x); });
+      for (auto it = relation.lower_bound({id, 0}); it != relation.end() && it->first == id; ++it)
+        expect.push_back(it->second);
+      if (got != expect) failures.add(at + "visible set of " + std::to_string(id) + " differs");
+      got.clear();
+      expect.clear();
+      world.for_each_watcher(id, [&](std::uint64_t x) { got.push_back(x); });
+      for (const auto& [w, x] : relation)
+        if (x == id) expect.push_back(w);
+      if (got != expect) failures.add(at + "watchers of " + std::to_string(id) + " differ");
+    }
+    if (world.pair_count() != relation.size()) failures.add(at + "pair_count differs");
+
+    // A player swings a sword (a 120-degree fan of radius 9 ahead of it) at monsters; a mage casts a circle.
+    std::vector<std::uint64_t> player_ids;
+    for (const auto& [id, m] : mobs)
+      if (m.player) player_ids.push_back(id);
+    std::uint64_t hero = player_ids.empty() ? 0 : player_ids[std::size_t(rng.next() % player_ids.size())];
+    auto swing_of = [&](std::uint64_t id) {
+      const Mob& h = mobs.at(id);
+      return quadrant::Sector<float>{h.pos, {std::cos(h.heading), std::sin(h.heading)}, 9, float(std::numbers::pi / 3)};
+    };
+    if (t == picture_tick)  // the picture's hero: the player whose swing hits most
+      for (std::uint64_t id : player_ids)
+        if (brute_query(mobs, swing_of(id), kMonsterLayer | kStealthLayer).size() >
+            brute_query(mobs, swing_of(hero), kMonsterLayer | kStealthLayer).size())
+          hero = id;
+    quadrant::Sector<float> swing{{0, 0}, {1, 0}, 9, float(std::numbers::pi / 3)};
+    std::vector<std::uint64_t> hits;
+    if (hero != 0) {
+      swing = swing_of(hero);
+      world.query(swing, [&](std::uint64_t id) { hits.push_back(id); }, kMonsterLayer | kStealthLayer);
+      if (hits != brute_query(mobs, swing, kMonsterLayer | kStealthLayer)) failures.add(at + "sword swing hits differ");
+      ++swings;
+      swing_hits += hits.size();
+    }
+    const quadrant::Circle<float> skill{spot(), 8};
+    std::vector<std::uint64_t> burnt;
+    world.query(skill, [&](std::uint64_t id) { burnt.push_back(id); });
+    if (burnt != brute_query(mobs, skill, ~0u)) failures.add(at + "skill circle hits differ");
+    ++skills;
+    skill_hits += burnt.size();
+    if (t == picture_tick && hero != 0 && !opt.svg_dir.empty()) write_picture(world, mobs, hero, swing, hits, t, opt.svg_dir);
+    if (t % std::max(1, ticks / 10) == 0 || t == ticks - 1) {
+      line.add("%6d %9zu %7zu %7zu %8zu %10.1f %8zu", t, world.size(), in, out, world.pair_count(), times.back(),
+               hits.size());
+      line.print();
+    }
+  }
+  try {
+    world.validate();
+  } catch (const std::exception& e) {
+    failures.add(std::string("validate: ") + e.what());
+  }
+  std::printf("Over %d ticks: %zu Enter and %zu Leave events; %zu sword swings hit %zu monsters, %zu skill circles hit\n"
+              "%zu entities; tick() median %.1f us (skin %g).\n\n",
+              ticks, enters, leaves, swings, swing_hits, skills, skill_hits, median(times), double(world.skin()));
+  char detail[96];
+  std::snprintf(detail, sizeof detail, "%d ticks, events and skill queries match brute force", ticks);
+  return failures.finish("mmo-aoi", detail);
+}
+
+}  // namespace quadrant_tools::aoi
