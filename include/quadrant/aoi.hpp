@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -196,7 +197,8 @@ class AoiWorld {
     const std::uint32_t s = known(target, "for_each_watcher");
     Buffer buf;
     for (std::uint32_t w : rcand_[s]) {
-      if (std::find(cand_.begin(w), cand_.end(w), s | kSeenBit) != cand_.end(w)) buf.ids.push_back(ids_[w]);
+      const std::size_t i = detail::aoi::find_masked(cand_.begin(w), cand_.size(w), s, kSlotMask);
+      if (i != cand_.size(w) && (cand_.begin(w)[i] & (kSeenBit | kStaleBit)) == kSeenBit) buf.ids.push_back(ids_[w]);
     }
     deliver(buf, fn);  // sorts and drops the duplicates of rcand
   }
@@ -362,7 +364,8 @@ class AoiWorld {
   void run_tick();
   void choose_skin();
   void apply(std::uint32_t s, bool all_dirty);
-  void reanchor(std::uint32_t s);
+  void reanchor(std::uint32_t s, bool drift_only);
+  void relink_drift(std::uint32_t s, const Vec<2, S>& old_at, double old_reach);
   void place_range(std::uint32_t s);
   void relink(std::uint32_t s);
   void unlink_targets(std::uint32_t w);
@@ -439,6 +442,9 @@ class AoiWorld {
   bool skin_chosen_ = settings_.skin > 0;  // settings().skin > 0, or the automatic skin was chosen
   std::vector<double> radii_;
   double big_reach_ = 0;  // watchers with a larger reach are "big" (see place_range); 0 until the first renumber
+  // No watcher's anchor reach is below this (lowered by every re-anchor, recomputed by renumber): relink_drift
+  // prunes by it.
+  double min_reach_ = std::numeric_limits<double>::infinity();
   std::uint32_t stamp_ = 0;      // evaluation stamps: each evaluation uses 4 values from stamp_
   std::uint32_t tick_no_ = 0;    // marks dirty watchers (Cold::dirty_tick)
   std::size_t live_count_ = 0;

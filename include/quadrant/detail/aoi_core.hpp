@@ -16,6 +16,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -23,6 +24,10 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "../geometry.hpp"
 #include "../tree.hpp"
@@ -211,6 +216,25 @@ class ListArena {
   std::vector<Span> spans_, scratch_spans_;
   std::size_t dead_ = 0;
 };
+
+// The index of the first entry e of a[0, n) with (e & mask) == v, or n. The lists searched when a pair leaves
+// reach hold a few hundred entries, and this search was a tenth of a tick where entities re-anchor often: with
+// SSE2 (every x86-64) it compares 8 entries per step.
+inline std::size_t find_masked(const std::uint32_t* a, std::size_t n, std::uint32_t v, std::uint32_t mask) noexcept {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i value = _mm_set1_epi32(static_cast<int>(v)), bits = _mm_set1_epi32(static_cast<int>(mask));
+  for (; i + 8 <= n; i += 8) {
+    const __m128i lo = _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)), bits);
+    const __m128i hi = _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i + 4)), bits);
+    const int hit = _mm_movemask_epi8(_mm_packs_epi32(_mm_cmpeq_epi32(lo, value), _mm_cmpeq_epi32(hi, value)));
+    if (hit != 0) return i + static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(hit))) / 2;
+  }
+#endif
+  for (; i < n; ++i)
+    if ((a[i] & mask) == v) return i;
+  return n;
+}
 
 inline bool watches(AoiMode m) noexcept { return (static_cast<unsigned>(m) & 1u) != 0; }
 inline bool marks(AoiMode m) noexcept { return (static_cast<unsigned>(m) & 2u) != 0; }

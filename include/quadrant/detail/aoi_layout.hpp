@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -84,8 +85,12 @@ void AoiWorld<S>::renumber() {
 
   // Big watchers: those beyond the 90th percentile of reach (see place_range).
   reaches_.clear();
+  min_reach_ = std::numeric_limits<double>::infinity();
   for (std::uint32_t s = 0; s < keys_.size(); ++s)
-    if (is_watcher(s)) reaches_.push_back(reach(s));
+    if (is_watcher(s)) {
+      reaches_.push_back(reach(s));
+      min_reach_ = std::min(min_reach_, anchors_[s].reach);
+    }
   if (!reaches_.empty()) {
     auto at = reaches_.begin() + static_cast<std::ptrdiff_t>(reaches_.size() * 9 / 10);
     std::nth_element(reaches_.begin(), at, reaches_.end());
