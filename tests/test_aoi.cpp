@@ -19,19 +19,7 @@
 #include <quadrant/aoi.hpp>
 #include <quadrant/quadrant.hpp>
 
-// Counts every heap allocation of the process, so a test can assert that ticks made none. GCC cannot see that
-// these replacements pair malloc with free consistently for every form of new and delete.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-namespace {
-std::atomic<long> g_allocations{0};
-}
-void* operator new(std::size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#include "counting_new.hpp"
 
 namespace {
 

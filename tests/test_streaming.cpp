@@ -32,22 +32,7 @@
 #include <tuple>
 #include <vector>
 
-// Counts every allocation of the test binary, so a test can check that warm updates allocate nothing.
-namespace {
-std::atomic<std::size_t> g_allocations{0};
-}
-void* operator new(std::size_t n) {
-  ++g_allocations;
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-// The replaced new allocates with malloc, so free is the matching release (GCC cannot see that it is replaced).
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-#pragma GCC diagnostic pop
+#include "counting_new.hpp"
 
 namespace {
 
@@ -638,9 +623,9 @@ TYPED_TEST(StreamerTest, NoAllocationPerUpdateAfterWarmUp) {
   };
   lap();
   lap();
-  const std::size_t before = g_allocations.load();
+  const long before = g_allocations.load();
   lap();
-  EXPECT_EQ(g_allocations.load() - before, 0u);
+  EXPECT_EQ(g_allocations.load() - before, 0);
   st.validate();
 }
 

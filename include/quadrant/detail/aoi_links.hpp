@@ -147,6 +147,13 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Vec<2, S>& old_at, double 
   keep = std::isinf(keep) ? -1.0 : keep * (1 - 1e-9);
   const Crescent<S> region{outward_box(an.at, half + 3 * kTol * (half + max_abs(an.at))), old_at,
                            keep < 0 ? -1.0 : sq(keep)};
+  // A watcher w newly in reach of s (as a marker) gets an entry and looks again at this tick.
+  auto gain_watcher = [&](std::uint32_t w) {
+    anchors_[w].stamp = held_watcher;
+    cand_.push(w, s);
+    rc.push_back(w);
+    mark_dirty(w);
+  };
   bodies_.query(
       region,
       [&](Handle, const std::uint32_t& f) {
@@ -156,23 +163,15 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Vec<2, S>& old_at, double 
           cand_.push(s, f);
           rcand_[f].push_back(s);
         }
-        if ((anchors_[f].watch_layers & marker_layers) != 0 && anchors_[f].stamp != held_watcher && in_range(f, s)) {
-          anchors_[f].stamp = held_watcher;
-          cand_.push(f, s);
-          rc.push_back(f);
-          mark_dirty(f);
-        }
+        if ((anchors_[f].watch_layers & marker_layers) != 0 && anchors_[f].stamp != held_watcher && in_range(f, s))
+          gain_watcher(f);
       },
       layers);
   if (marker_layers != 0 && !ranges_.empty())
     ranges_.query(
         an.at,
         [&](Handle, const std::uint32_t& w) {
-          if (w == s || anchors_[w].stamp == held_watcher || !in_range(w, s)) return;
-          anchors_[w].stamp = held_watcher;
-          cand_.push(w, s);
-          rc.push_back(w);
-          mark_dirty(w);
+          if (w != s && anchors_[w].stamp != held_watcher && in_range(w, s)) gain_watcher(w);
         },
         marker_layers);
 }
