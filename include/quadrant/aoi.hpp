@@ -257,11 +257,13 @@ class AoiWorld {
   static constexpr std::uint32_t kSlotMask = 0x3fffffffu;
   // Where a slot is anchored, dense for the re-anchoring queries. reach: view radius + hysteresis + skin, grown by
   // kTol; tol: kTol times the anchor's largest coordinate (the rounding room of in_range).
-  // watch_layers: layers when a watcher found through the bodies tree (not big), else 0; stamp: scratch of relink.
+  // watch_layers: layers when a watcher found through the bodies tree (not big), else 0; stamp and target_stamp:
+  // scratch of relink, marking the entity as a watcher and as a target met (an entity may be both); anchor_tick:
+  // the tick that last re-anchored it.
   struct Anchor {
     Vec<2, S> at{};
     double tol = 0, reach = 0;
-    std::uint32_t watch_layers = 0, stamp = 0;
+    std::uint32_t watch_layers = 0, stamp = 0, target_stamp = 0, anchor_tick = 0;
   };
 
   // The ids a const call reports, collected first (so fn may mutate the world) and sorted (so the order is
@@ -364,13 +366,16 @@ class AoiWorld {
   void run_tick();
   void choose_skin();
   void apply(std::uint32_t s, bool all_dirty);
-  void reanchor(std::uint32_t s, bool drift_only);
-  void relink_drift(std::uint32_t s, const Vec<2, S>& old_at, double old_reach);
+  void reanchor(std::uint32_t s, bool drift_only, bool added);
+  void relink_drift(std::uint32_t s, const Anchor& old);
+  Vec<2, S> lead_anchor(std::uint32_t s) const;
   void place_range(std::uint32_t s);
-  void relink(std::uint32_t s);
+  void relink(std::uint32_t s, const Anchor& old, bool added);
   void unlink_targets(std::uint32_t w);
-  static void erase_one(std::vector<std::uint32_t>& list, std::uint32_t v);
-  void set_stale(std::uint32_t w, std::uint32_t t, bool stale);
+  bool set_stale(std::uint32_t w, std::uint32_t t, bool stale);
+  void link_watcher(std::uint32_t t, std::uint32_t w);
+  void leave_behind(std::uint32_t w, std::uint32_t t);
+  void relink_kept_target(std::uint32_t s, const Anchor& old, std::uint32_t t);
   void mark_dirty(std::uint32_t w);
   void mark_watchers_of(std::uint32_t t);
   void evaluate(std::uint32_t w);
@@ -396,13 +401,13 @@ class AoiWorld {
   void update_ranks();
   void order_events();
   std::uint32_t next_stamp();
+  std::uint32_t next_drop_mark();
   double reach(std::uint32_t w) const {
     return static_cast<double>(cold_[w].view_radius) + static_cast<double>(settings_.hysteresis) + skin_;
   }
   // Whether the anchors of w and t lie within reach(w), with room for rounding: the invariant's test.
-  bool in_range(std::uint32_t w, std::uint32_t t) const {
-    const Anchor& a = anchors_[w];
-    const Anchor& b = anchors_[t];
+  bool in_range(std::uint32_t w, std::uint32_t t) const { return in_range(anchors_[w], anchors_[t]); }
+  static bool in_range(const Anchor& a, const Anchor& b) {
     return detail::aoi::dist2(a.at, b.at) <= detail::aoi::sq(a.reach + a.tol + b.tol);
   }
   bool is_watcher(std::uint32_t s) const {
@@ -422,12 +427,19 @@ class AoiWorld {
   // Per watcher: candidate targets (a superset, see aoi_core.hpp), each a slot with kSeenBit set when the watcher
   // saw it at the last tick — the relation itself lives here.
   detail::aoi::ListArena cand_;
-  std::vector<std::vector<std::uint32_t>> rcand_;  // per marker: candidate watchers (superset)
+  std::vector<std::vector<std::uint32_t>> rcand_;  // per marker: the watchers holding an entry of it (superset)
   std::vector<std::uint32_t> free_;                // slots to reuse
   std::vector<std::uint32_t> pending_;             // slots with recorded mutations
   std::vector<std::uint32_t> order_;               // live slots in ascending id order (events are in id order)
   std::vector<std::uint32_t> merge_;               // scratch for merging new slots into order_
-  std::vector<std::uint32_t> added_, dying_, dirty_, scratch_;
+  std::vector<std::uint32_t> added_, dying_, dirty_, scratch_, old_watchers_;
+  // The entries left behind at this tick (see aoi_links.hpp): per watcher, a chain through `next` from
+  // Cold::left_head.
+  struct Left {
+    std::uint32_t target, next;
+  };
+  std::vector<Left> left_;
+  std::uint32_t drop_mark_ = 0;  // the last Hot::drop_mark handed out by evaluate()
   std::vector<AoiEvent> events_, sorted_events_;
   std::vector<std::uint32_t> event_ranks_, rank_, counts_, new_of_;  // event order and renumbering scratch
   std::vector<std::pair<std::uint32_t, std::uint32_t>> keys_;
@@ -445,7 +457,7 @@ class AoiWorld {
   // No watcher's anchor reach is below this (lowered by every re-anchor, recomputed by renumber): relink_drift
   // prunes by it.
   double min_reach_ = std::numeric_limits<double>::infinity();
-  std::uint32_t stamp_ = 0;      // evaluation stamps: each evaluation uses 4 values from stamp_
+  std::uint32_t stamp_ = 0;      // the last scratch stamp handed out by next_stamp (relinks take a few each)
   std::uint32_t tick_no_ = 0;    // marks dirty watchers (Cold::dirty_tick)
   std::size_t live_count_ = 0;
   std::size_t pair_count_ = 0;

@@ -4,11 +4,14 @@
 // re-anchors when it drifts more than skin / 2 from it. Let reach(W) = view_radius + hysteresis + skin. Invariant,
 // between ticks: cand[W] holds one entry for every eligible target T (a marker whose layers share a bit with W's)
 // whose anchor lies within reach(W) of W's anchor (in_range, with a rounding tolerance), and nothing else; rcand[T]
-// lists the watchers holding an entry of T. Every position is within skin / 2 of its anchor, so every T within
+// names every watcher holding an entry of T, and may name others (see aoi_links.hpp: removing a watcher from a long
+// reverse list would cost a search, so the lists are cleaned in passes instead). Every position is within skin / 2
+// of its anchor, so every T within
 // view_radius + hysteresis of W has an entry: a tick tests only the candidates, and only of the watchers whose
 // neighbourhood changed. An entry carries the seen bit (W saw T at the last tick): the relation lives in the lists.
-// During a tick a list may also hold stale entries (targets that left reach, still seen): evaluate() reports their
-// Leave and drops them. The bodies tree indexes every entity by its body box around its anchor, grown by skin / 2:
+// During a tick a list may also hold entries out of reach — stale ones (targets that left the watcher's reach when it
+// re-anchored, still seen) and those of targets that re-anchored out of its reach: evaluate() reports their Leave
+// and drops them. The bodies tree indexes every entity by its body box around its anchor, grown by skin / 2:
 // it answers skill queries and finds the pairs of a re-anchoring entity; the ranges tree holds the few watchers
 // whose reach is far above the others' (so that the bodies query stays small). See docs/aoi.md for the costs.
 //
@@ -127,7 +130,7 @@ template <class S>
 struct Hot {
   Vec<2, S> pos;                    // position as of the tick being run (the last tick, between ticks)
   std::uint32_t marker_layers = 0;  // layers when a live marker, else 0: a candidate is eligible when it shares a bit
-  std::uint32_t stamp = 0;          // scratch stamp: marks a target met in the current scan of a list
+  std::uint32_t drop_mark = 0;      // scratch of evaluate(): marks the targets whose entries the watcher drops
 };
 
 // Everything else about a slot, and the values waiting for the next tick.
@@ -147,6 +150,10 @@ struct Cold {
   std::uint32_t stale_count = 0;        // entries of cand with the stale bit
   std::uint32_t dirty_tick = 0;         // the tick that last marked it for evaluation
   std::uint32_t stale_tick = 0;         // the last tick that gave it a stale entry in some list
+  std::uint32_t left_tick = 0;          // the last tick that left entries behind in its list (see aoi_links.hpp)
+  std::uint32_t left_head = 0;          // then: the first of them in AoiWorld::left_
+  Vec<2, S> origin{};                   // its position when it last re-anchored
+  double path = 0;                      // the length of its moves since then (see lead_anchor)
 };
 
 // Many small lists (one per slot) in one array, so that walking the slots in order walks memory in order (one

@@ -1,9 +1,21 @@
 // quadrant internals: AoiWorld's candidate lists — re-anchoring an entity and relinking its lists. Included by
 // aoi.hpp; not for direct inclusion. The invariant is in detail/aoi_core.hpp.
 //
-// Lists are exact: cand[w] holds one entry per target t with in_range(w, t) (plus stale entries waiting to report
-// a Leave), and rcand[t] lists exactly the watchers holding an entry of t. A re-anchor therefore touches only the
-// pairs that joined or left, and both roles of an entity are relinked from one tree query.
+// Forward lists are exact between ticks: cand[w] holds one entry per eligible target t with in_range(w, t). While a
+// tick applies its mutations they stay exact for every pair neither of whose anchors has moved since the pair was
+// last tested; besides, a list may hold entries out of reach of two kinds, which evaluate() reports (a Leave, if
+// seen) and drops:
+//   stale: the watcher re-anchored and the target fell out of its reach while seen (the entry's stale bit);
+//   left behind: the target re-anchored out of the watcher's reach (recorded by leave_behind).
+// An entity re-anchors at most once a tick, and relinks its own list itself.
+//
+// Reverse lists are supersets: rcand[t] names every watcher holding an entry of t that is neither stale nor left
+// behind, and may name others, some twice. Nothing searches a list to take an entry out (with a few hundred entries
+// per list, those searches were a fifth of a tick where entities re-anchor often): a re-anchoring marker rewrites
+// its own reverse list in the pass it makes anyway, link_watcher cleans a reverse list when it fills, and a watcher
+// drops its left-behind entries in the pass evaluate() makes anyway. Which watchers held s before s re-anchors is
+// known without the reverse list: exactly those eligible with in_range at s's old anchor (the forward lists are
+// exact for the pairs s is in).
 #pragma once
 
 #include <algorithm>
@@ -15,16 +27,18 @@ namespace quadrant {
 // Moves the entity's anchor to its position, updates its tree entries and relinks both of its lists: by
 // relink_drift when only the position changed (drift_only), else by relink.
 template <class S>
-void AoiWorld<S>::reanchor(std::uint32_t s, bool drift_only) {
+void AoiWorld<S>::reanchor(std::uint32_t s, bool drift_only, bool added) {
   using namespace detail::aoi;
   Cold& c = cold_[s];
   ++reanchors_since_renumber_;
   Anchor& an = anchors_[s];
-  const Vec<2, S> old_at = an.at;
-  const double old_reach = an.reach;
-  an.at = hot_[s].pos;
+  const Anchor old = an;
+  an.at = drift_only ? lead_anchor(s) : hot_[s].pos;
+  c.origin = hot_[s].pos;
+  c.path = 0;
   an.tol = kTol * max_abs(an.at);
   an.reach = reach(s) * (1 + kTol);
+  an.anchor_tick = tick_no_;
   if (c.layers != 0) {
     const Box<2, S> b = body_box(s);
     if (c.body.is_null()) {
@@ -47,21 +61,55 @@ void AoiWorld<S>::reanchor(std::uint32_t s, bool drift_only) {
   if (hot_[s].marker_layers == 0) rcand_[s].clear();  // its watchers drop its entries in evaluate()
   if (watcher) min_reach_ = std::min(min_reach_, an.reach);
   if (drift_only)
-    relink_drift(s, old_at, old_reach);
+    relink_drift(s, old);
   else
-    relink(s);
+    relink(s, old, added);
+}
+
+// Where a drifting entity re-anchors: at its position, or ahead of it when it has been moving straight. An entity
+// re-anchors when it drifts skin / 2 from its anchor; one that walks straight on from an anchor placed up to
+// 0.9 * skin / 2 ahead re-anchors after up to 1.9 times the distance (and re-anchors cost most of a tick where
+// entities run across the map). Straightness is the distance from the last re-anchor over the path walked since:
+// about 1 for a runner, near 0 for a random walker (whose anchor stays at its position: a lead in a direction it
+// does not keep would only make it re-anchor sooner). The lead scales with straightness squared.
+template <class S>
+Vec<2, S> AoiWorld<S>::lead_anchor(std::uint32_t s) const {
+  using namespace detail::aoi;
+  const Cold& c = cold_[s];
+  const Vec<2, S> p = hot_[s].pos;
+  const double dx = static_cast<double>(p.x) - static_cast<double>(c.origin.x);
+  const double dy = static_cast<double>(p.y) - static_cast<double>(c.origin.y);
+  const double d = std::sqrt(dx * dx + dy * dy);
+  if (!(d > 0) || !(c.path >= d)) return p;
+  const double straight = d / c.path;
+  const double lead = 0.45 * skin_ * straight * straight;
+  const Vec<2, S> at{static_cast<S>(static_cast<double>(p.x) + dx * (lead / d)),
+                     static_cast<S>(static_cast<double>(p.y) + dy * (lead / d))};
+  // Rounding to S must leave the position well within skin / 2 of the anchor (it may not, for huge coordinates).
+  return std::isfinite(at.x) && std::isfinite(at.y) && dist2(p, at) <= sq(0.46 * skin_) ? at : p;
 }
 
 namespace detail::aoi {
-// The region where a drifting entity can gain pairs: a box around its new anchor, less every point within `keep`
-// of its old anchor (pairs there were in reach before and are in the lists already). A query shape for the bodies
-// tree (see the shape functions in docs/queries.md); internal, never checked.
+// The region where a drifting entity can gain pairs: the disc of its reach around its new anchor, less every
+// point within `keep` of its old anchor (pairs there were in reach before and are in the lists already). A query
+// shape for the bodies tree (see the shape functions in docs/queries.md); internal, never checked.
 template <class S>
 struct Crescent {
-  Box<2, S> box;
-  Vec<2, S> old_at;
-  double keep2;  // keep squared, shrunk so that rounding cannot prune a point beyond keep
+  Box<2, S> box;  // bounds the disc
+  Vec<2, S> new_at, old_at;
+  double reach2;  // the disc's radius squared, grown so that rounding cannot prune a point within it
+  double keep2;   // keep squared, shrunk so that rounding cannot prune a point beyond keep
 };
+// The smallest squared distance from p to a point of b, in double.
+template <class S>
+double min_dist2(const Vec<2, S>& p, const Box<2, S>& b) noexcept {
+  double d2 = 0;
+  for (int i = 0; i < 2; ++i) {
+    const double v = static_cast<double>(p[i]);
+    d2 += sq(std::max({static_cast<double>(b.min[i]) - v, 0.0, v - static_cast<double>(b.max[i])}));
+  }
+  return d2;
+}
 // The largest squared distance from p to a point of b, in double.
 template <class S>
 double max_dist2(const Vec<2, S>& p, const Box<2, S>& b) noexcept {
@@ -81,7 +129,7 @@ Box<2, S> bounding_box(const Crescent<S>& c) noexcept {
 }
 template <class S>
 bool overlaps(const Crescent<S>& c, const Box<2, S>& b) noexcept {
-  return quadrant::overlaps(c.box, b) && !(max_dist2(c.old_at, b) <= c.keep2);
+  return quadrant::overlaps(c.box, b) && min_dist2(c.new_at, b) <= c.reach2 && !(max_dist2(c.old_at, b) <= c.keep2);
 }
 template <class S>
 Relation classify(const Crescent<S>& c, const Box<2, S>& b) noexcept {
@@ -92,20 +140,22 @@ Relation classify(const Crescent<S>& c, const Box<2, S>& b) noexcept {
 // relink for an entity whose position alone changed (its radius, mode and layers did not): instead of finding all
 // its pairs again, it re-tests the pairs it has — its list as a watcher, its reverse list as a marker — against the
 // new anchor, and queries only the crescent where new pairs can be (the reach around the new anchor less what was
-// in reach of the old one). A re-anchor then costs its list lengths plus the pairs that join or leave, not a tree
-// query over every neighbour. The lists end exactly as relink would leave them.
-//   watcher side: an entry still in reach stays (a stale one is revived); one out of reach turns stale if seen
-//   (evaluate reports its Leave), else goes.
-//   marker side: a watcher still in reach keeps its entry (revived if stale); one out of reach gets it marked stale.
-//   New pairs from the crescent get entries; every watcher touched looks again at this tick.
+// in reach of the old one). A re-anchor then costs its list lengths plus the pairs that join, not a tree query over
+// every neighbour. The lists end as relink would leave them.
+//   watcher side: an entry still in reach stays; one out of reach turns stale if seen (evaluate reports its
+//   Leave), else goes.
+//   marker side: a watcher that held s and still has it in reach stays named; one that held s and lost it keeps a
+//   left-behind entry and looks again at this tick; the others drop out of the reverse list.
+//   New pairs from the crescent get entries (or a stale entry revives); every watcher touched looks again.
 template <class S>
-void AoiWorld<S>::relink_drift(std::uint32_t s, const Vec<2, S>& old_at, double old_reach) {
+void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
   using namespace detail::aoi;
   const bool watcher = is_watcher(s);
   const std::uint32_t marker_layers = hot_[s].marker_layers;
   if (!watcher && marker_layers == 0) return;
   const std::uint32_t layers = cold_[s].layers;
   const std::uint32_t held_target = next_stamp(), held_watcher = next_stamp();
+  const Anchor& an = anchors_[s];
   if (watcher) {
     std::uint32_t* const list = cand_.data(s);
     const std::uint32_t n = cand_.size(s);
@@ -113,44 +163,49 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Vec<2, S>& old_at, double 
     for (std::uint32_t i = 0; i < n; ++i) {
       const std::uint32_t e = list[i], t = e & kSlotMask;
       if ((hot_[t].marker_layers & layers) != 0 && in_range(s, t)) {
-        hot_[t].stamp = held_target;
+        anchors_[t].target_stamp = held_target;
         list[k++] = e & ~kStaleBit;
+        relink_kept_target(s, old, t);
       } else if ((e & kSeenBit) != 0) {
         list[k++] = e | kStaleBit;
         ++stale;
         cold_[t].stale_tick = tick_no_;
-      } else {
-        erase_one(rcand_[t], s);
-      }
+      }  // else the entry goes (rcand[t] may still name s)
     }
     cand_.shrink(s, k);
     cold_[s].stale_count = stale;
   }
   std::vector<std::uint32_t>& rc = rcand_[s];
-  const bool may_revive = cold_[s].stale_tick == tick_no_;
-  for (const std::uint32_t w : rc) {
-    if (is_watcher(w) && (cold_[w].layers & marker_layers) != 0 && in_range(w, s)) {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < rc.size(); ++i) {
+    const std::uint32_t w = rc[i];
+    const Anchor& aw = anchors_[w];
+    if (aw.stamp == held_watcher) continue;  // named twice
+    // Not holding a live entry of s: it drops out (the crescent below finds it if it gains one).
+    if (!is_watcher(w) || (cold_[w].layers & marker_layers) == 0 || !in_range(aw, old)) continue;
+    if (in_range(aw, an)) {
       anchors_[w].stamp = held_watcher;
-      if (may_revive && cold_[w].stale_count != 0) set_stale(w, s, false);
+      rc[kept++] = w;
     } else {
-      set_stale(w, s, true);
-      mark_dirty(w);
+      leave_behind(w, s);
     }
   }
+  rc.resize(kept);
 
-  const Anchor& an = anchors_[s];
   const double half = std::max(watcher ? an.reach : 0.0, marker_layers != 0 ? big_reach_ : 0.0);
   // Pairs within keep of the old anchor were in reach of it: as targets (keep <= the old reach) and as watchers
   // (keep <= every watcher's reach).
-  double keep = std::min(watcher ? old_reach : std::numeric_limits<double>::infinity(),
+  double keep = std::min(watcher ? old.reach : std::numeric_limits<double>::infinity(),
                          marker_layers != 0 ? min_reach_ : std::numeric_limits<double>::infinity());
   keep = std::isinf(keep) ? -1.0 : keep * (1 - 1e-9);
-  const Crescent<S> region{outward_box(an.at, half + 3 * kTol * (half + max_abs(an.at))), old_at,
-                           keep < 0 ? -1.0 : sq(keep)};
+  const double outer = half + 3 * kTol * (half + max_abs(an.at));
+  const Crescent<S> region{outward_box(an.at, outer), an.at, old.at, sq(outer), keep < 0 ? -1.0 : sq(keep)};
+  // Only a target given a stale entry at this tick can have one to revive (stale entries never outlive a tick).
+  const bool may_revive = cold_[s].stale_tick == tick_no_;
   // A watcher w newly in reach of s (as a marker) gets an entry and looks again at this tick.
   auto gain_watcher = [&](std::uint32_t w) {
     anchors_[w].stamp = held_watcher;
-    cand_.push(w, s);
+    if (!(may_revive && cold_[w].stale_count != 0 && set_stale(w, s, false))) cand_.push(w, s);
     rc.push_back(w);
     mark_dirty(w);
   };
@@ -158,10 +213,11 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Vec<2, S>& old_at, double 
       region,
       [&](Handle, const std::uint32_t& f) {
         if (f == s) return;
-        if (watcher && hot_[f].stamp != held_target && (hot_[f].marker_layers & layers) != 0 && in_range(s, f)) {
-          hot_[f].stamp = held_target;
+        if (watcher && anchors_[f].target_stamp != held_target && (hot_[f].marker_layers & layers) != 0 &&
+            in_range(s, f)) {
+          anchors_[f].target_stamp = held_target;
           cand_.push(s, f);
-          rcand_[f].push_back(s);
+          link_watcher(f, s);
         }
         if ((anchors_[f].watch_layers & marker_layers) != 0 && anchors_[f].stamp != held_watcher && in_range(f, s))
           gain_watcher(f);
@@ -174,6 +230,46 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Vec<2, S>& old_at, double 
           if (w != s && anchors_[w].stamp != held_watcher && in_range(w, s)) gain_watcher(w);
         },
         marker_layers);
+}
+
+// s keeps its entry of t through a relink. If t re-anchored earlier in this tick out of reach of s's old anchor,
+// t's relink left that entry behind and dropped s from rcand[t] (see the file comment): back in reach, s rejoins.
+template <class S>
+void AoiWorld<S>::relink_kept_target(std::uint32_t s, const Anchor& old, std::uint32_t t) {
+  if (anchors_[t].anchor_tick == tick_no_ && !in_range(old, anchors_[t])) link_watcher(t, s);
+}
+
+// Names w in rcand[t]. A full list is cleaned before it grows: it keeps the watchers that can hold a live entry of t
+// (eligible, in reach), each once — never dropping one that holds one (a live entry is eligible and in reach), so
+// the list stays a superset — and grows only if that left it more than half full. Amortised O(1) per call.
+template <class S>
+void AoiWorld<S>::link_watcher(std::uint32_t t, std::uint32_t w) {
+  std::vector<std::uint32_t>& rc = rcand_[t];
+  if (rc.size() == rc.capacity() && rc.size() >= 16) {
+    const std::uint32_t marker_layers = hot_[t].marker_layers;
+    std::erase_if(rc, [&](std::uint32_t v) {
+      return !(is_watcher(v) && (cold_[v].layers & marker_layers) != 0 && in_range(v, t));
+    });
+    std::sort(rc.begin(), rc.end());
+    rc.erase(std::unique(rc.begin(), rc.end()), rc.end());
+    if (rc.size() * 2 > rc.capacity()) rc.reserve(rc.capacity() * 2);
+  }
+  rc.push_back(w);
+}
+
+// t re-anchored out of w's reach (or stopped being eligible) while w holds an entry of it: the entry stays until
+// w's evaluation at this tick drops it, found through the chain recorded here (a search of w's list per pair was
+// the alternative). w looks again at this tick.
+template <class S>
+void AoiWorld<S>::leave_behind(std::uint32_t w, std::uint32_t t) {
+  Cold& c = cold_[w];
+  if (c.left_tick != tick_no_) {
+    c.left_tick = tick_no_;
+    c.left_head = detail::aoi::kNoSlot;
+  }
+  left_.push_back(Left{t, c.left_head});
+  c.left_head = static_cast<std::uint32_t>(left_.size() - 1);
+  mark_dirty(w);
 }
 
 // A watcher is "big" when its reach exceeds big_reach_ (see renumber): big watchers are found through the ranges
@@ -196,61 +292,73 @@ void AoiWorld<S>::place_range(std::uint32_t s) {
   }
 }
 
-// Rebuilds s's candidates (as a watcher) and its place in its watchers' lists (as a marker), from one query of the
-// bodies tree around its anchor (plus one of the ranges tree for big watchers). Stamps tell old pairs from new:
-// targets carry theirs in Hot::stamp, watchers in Anchor::stamp (an entity may be both).
-//   watcher side: entries found again keep their seen bit; new ones join rcand; old ones not found leave rcand,
-//   and those seen stay as stale entries so that evaluate() reports their Leave.
-//   marker side: watchers found again keep their entry (revived if stale); new ones get an entry; old ones not
-//   found get their entry marked stale. Every watcher touched looks again at this tick. rcand lists every watcher
-//   holding an entry of s, stale or not: evaluate() unlinks the stale entries it drops.
+// Rebuilds s's candidates (as a watcher) and its reverse list (as a marker), from one query of the bodies tree
+// around its anchor (plus one of the ranges tree for big watchers). Stamps tell old pairs from new: targets carry
+// theirs in Anchor::target_stamp, watchers in Anchor::stamp (an entity may be both).
+//   watcher side: entries found again keep their seen bit; new ones name s in their target's reverse list; old
+//   ones not found go, and those seen stay as stale entries so that evaluate() reports their Leave.
+//   marker side: which watchers hold s is found by searching their lists (the reverse list is a superset; this is
+//   the rare path: additions, radius, mode and layer changes). Watchers found again keep their entry (revived if
+//   stale); new ones get an entry; old ones not found keep a left-behind or ineligible entry and look again at this
+//   tick. The reverse list is rebuilt exactly.
 template <class S>
-void AoiWorld<S>::relink(std::uint32_t s) {
+void AoiWorld<S>::relink(std::uint32_t s, const Anchor& old, bool added) {
   using namespace detail::aoi;
   const bool watcher = is_watcher(s);
   const std::uint32_t marker_layers = hot_[s].marker_layers;
   if (!watcher && marker_layers == 0) return;
   const std::uint32_t layers = cold_[s].layers;
-  const std::uint32_t seen = next_stamp(), unseen = next_stamp(), listed = next_stamp(), again = next_stamp();
+  const std::uint32_t seen = next_stamp(), unseen = next_stamp(), listed = next_stamp(), unlisted = next_stamp();
+  const std::uint32_t again = next_stamp();
   scratch_.clear();
   if (watcher) {
     for (const std::uint32_t* e = cand_.begin(s); e != cand_.end(s); ++e) {
-      hot_[*e & kSlotMask].stamp = (*e & kSeenBit) != 0 ? seen : unseen;
+      anchors_[*e & kSlotMask].target_stamp = (*e & kSeenBit) != 0 ? seen : unseen;
       scratch_.push_back(*e & kSlotMask);
     }
     cand_.clear(s);
     cold_[s].stale_count = 0;
   }
   std::vector<std::uint32_t>& rc = rcand_[s];
-  for (std::uint32_t w : rc) anchors_[w].stamp = listed;
+  old_watchers_.clear();
+  if (!added)  // a new slot is in no list
+    for (const std::uint32_t w : rc) {
+      Anchor& aw = anchors_[w];
+      if (aw.stamp == listed || aw.stamp == unlisted) continue;
+      const bool holds = find_masked(cand_.data(w), cand_.size(w), s, kSlotMask) != cand_.size(w);
+      aw.stamp = holds ? listed : unlisted;
+      if (holds) old_watchers_.push_back(w);
+    }
+  rc.clear();
   // Only a target given a stale entry at this tick can have one to revive (stale entries never outlive a tick).
   const bool may_revive = cold_[s].stale_tick == tick_no_;
-  const std::size_t old_watchers = rc.size();
   std::size_t kept_targets = 0, kept_watchers = 0;
 
   auto as_target = [&](std::uint32_t t) {
-    const std::uint32_t st = hot_[t].stamp;
+    const std::uint32_t st = anchors_[t].target_stamp;
     if (st == again) return;
-    hot_[t].stamp = again;
+    anchors_[t].target_stamp = again;
     if (st == seen || st == unseen) {
       ++kept_targets;
       cand_.push(s, st == seen ? t | kSeenBit : t);
+      relink_kept_target(s, old, t);
     } else {
       cand_.push(s, t);
-      rcand_[t].push_back(s);
+      link_watcher(t, s);
     }
   };
   auto as_watcher = [&](std::uint32_t w) {
     const std::uint32_t st = anchors_[w].stamp;
     if (st == again) return;
     anchors_[w].stamp = again;
+    rc.push_back(w);
+    const bool revive = may_revive && cold_[w].stale_count != 0;
     if (st == listed) {
       ++kept_watchers;
-      if (may_revive && cold_[w].stale_count != 0) set_stale(w, s, false);
+      if (revive) set_stale(w, s, false);
       return;
     }
-    cand_.push(w, s);
-    rc.push_back(w);
+    if (!(revive && set_stale(w, s, false))) cand_.push(w, s);
     mark_dirty(w);
   };
 
@@ -274,25 +382,16 @@ void AoiWorld<S>::relink(std::uint32_t s) {
 
   if (watcher && kept_targets != scratch_.size()) {
     for (std::uint32_t t : scratch_) {
-      const std::uint32_t st = hot_[t].stamp;
-      if (st == again) continue;
-      if (st == seen) {
-        cand_.push(s, t | kSeenBit | kStaleBit);
-        ++cold_[s].stale_count;
-        cold_[t].stale_tick = tick_no_;
-      } else {
-        erase_one(rcand_[t], s);
-      }
+      if (anchors_[t].target_stamp != seen) continue;  // found again, or unseen (the entry goes)
+      cand_.push(s, t | kSeenBit | kStaleBit);
+      ++cold_[s].stale_count;
+      cold_[t].stale_tick = tick_no_;
     }
   }
-  // Watchers that lost s: their entry turns stale (and stays linked until evaluate() drops it).
-  if (kept_watchers != old_watchers)
-    for (std::size_t i = 0; i < old_watchers; ++i) {
-      const std::uint32_t w = rc[i];
-      if (anchors_[w].stamp == again) continue;
-      set_stale(w, s, true);
-      mark_dirty(w);
-    }
+  // Watchers that held s and lost it: their entry is left behind (or ineligible): evaluate() drops it.
+  if (kept_watchers != old_watchers_.size())
+    for (const std::uint32_t w : old_watchers_)
+      if (anchors_[w].stamp != again) leave_behind(w, s);
 }
 
 // The watcher w gives up its list (removed, or no longer a watcher): unseen entries go now, seen ones turn stale
@@ -303,10 +402,7 @@ void AoiWorld<S>::unlink_targets(std::uint32_t w) {
   std::uint32_t k = 0;
   for (std::uint32_t i = 0; i < cand_.size(w); ++i) {
     const std::uint32_t e = list[i];
-    if ((e & kSeenBit) == 0) {
-      erase_one(rcand_[e & kSlotMask], w);
-      continue;
-    }
+    if ((e & kSeenBit) == 0) continue;  // goes (rcand may still name w)
     list[k++] = e | kStaleBit;
     cold_[e & kSlotMask].stale_tick = tick_no_;
   }
@@ -314,27 +410,19 @@ void AoiWorld<S>::unlink_targets(std::uint32_t w) {
   cold_[w].stale_count = k;
 }
 
-// Sets or clears the stale bit of t's entry in w's list (a linear search: it happens only when a pair leaves
-// reach or returns, and only in lists with stale entries for the return).
+// Sets or clears the stale bit of t's entry in w's list; false when w has no entry of t. A linear search: it runs
+// only when a pair returns to reach in the tick that made it stale, in lists holding stale entries.
 template <class S>
-void AoiWorld<S>::set_stale(std::uint32_t w, std::uint32_t t, bool stale) {
+bool AoiWorld<S>::set_stale(std::uint32_t w, std::uint32_t t, bool stale) {
   std::uint32_t* const list = cand_.data(w);
   const std::size_t i = detail::aoi::find_masked(list, cand_.size(w), t, kSlotMask);
-  if (i == cand_.size(w)) return;
+  if (i == cand_.size(w)) return false;
   std::uint32_t& e = list[i];
-  if (((e & kStaleBit) != 0) == stale) return;
+  if (((e & kStaleBit) != 0) == stale) return true;
   e ^= kStaleBit;
   cold_[w].stale_count += stale ? 1u : static_cast<std::uint32_t>(-1);
   if (stale) cold_[t].stale_tick = tick_no_;
-}
-
-// Removes v from an unordered list, if present.
-template <class S>
-void AoiWorld<S>::erase_one(std::vector<std::uint32_t>& list, std::uint32_t v) {
-  const std::size_t i = detail::aoi::find_masked(list.data(), list.size(), v, ~0u);
-  if (i == list.size()) return;
-  list[i] = list.back();
-  list.pop_back();
+  return true;
 }
 
 }  // namespace quadrant

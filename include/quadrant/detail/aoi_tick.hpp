@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -19,11 +20,13 @@ template <class S>
 void AoiWorld<S>::run_tick() {
   using namespace detail::aoi;
   events_.clear();
+  left_.clear();
   dirty_.clear();
   added_.clear();
   dying_.clear();
   if (++tick_no_ == 0) {
-    for (Cold& c : cold_) c.dirty_tick = c.stale_tick = 0;
+    for (Cold& c : cold_) c.dirty_tick = c.stale_tick = c.left_tick = 0;
+    for (Anchor& a : anchors_) a.anchor_tick = 0;
     tick_no_ = 1;
   }
   if (!skin_chosen_) choose_skin();
@@ -125,6 +128,7 @@ void AoiWorld<S>::apply(std::uint32_t s, bool all_dirty) {
   }
   // Watchers that saw it (or might) look again: it moved or changed.
   if (!all_dirty && hot_[s].marker_layers != 0) mark_watchers_of(s);
+  c.path += std::sqrt(dist2(hot_[s].pos, c.next_pos));
   hot_[s].pos = c.next_pos;
   bool rebuild = false;
   if ((f & kChanged) != 0) {
@@ -142,7 +146,7 @@ void AoiWorld<S>::apply(std::uint32_t s, bool all_dirty) {
     ++live_count_;
     rebuild = true;
   }
-  if (rebuild || dist2(hot_[s].pos, anchors_[s].at) > sq(skin_ / 2)) reanchor(s, !rebuild);
+  if (rebuild || dist2(hot_[s].pos, anchors_[s].at) > sq(skin_ / 2)) reanchor(s, !rebuild, (f & kAdded) != 0);
   if (is_watcher(s) || c.seen_count != 0) mark_dirty(s);
 }
 
@@ -160,10 +164,18 @@ void AoiWorld<S>::mark_watchers_of(std::uint32_t t) {
 }
 
 template <class S>
+std::uint32_t AoiWorld<S>::next_drop_mark() {
+  if (drop_mark_ > 0xfffffff0u) {
+    for (Hot& h : hot_) h.drop_mark = 0;
+    drop_mark_ = 0;
+  }
+  return ++drop_mark_;
+}
+
+template <class S>
 std::uint32_t AoiWorld<S>::next_stamp() {
   if (stamp_ > 0xfffffff0u) {
-    for (Hot& h : hot_) h.stamp = 0;
-    for (Anchor& a : anchors_) a.stamp = 0;
+    for (Anchor& a : anchors_) a.stamp = a.target_stamp = 0;
     stamp_ = 0;
   }
   return ++stamp_;
@@ -171,8 +183,8 @@ std::uint32_t AoiWorld<S>::next_stamp() {
 
 // One watcher's new visible set and its events, in one pass over its candidates. The entry of a target carries the
 // seen bit (the pair held at the last tick), which picks the radius: view radius, or view radius + hysteresis.
-// Stale entries (targets out of reach, see link_watcher / link_marker) report their Leave and are dropped; so are
-// entries of targets no longer eligible (removed, mode or layers changed: link_marker or the free step forgets w).
+// Entries out of reach (stale, or left behind by a target that re-anchored: see aoi_links.hpp) and entries of
+// targets no longer eligible (removed, mode or layers changed) report their Leave, if seen, and are dropped.
 template <class S>
 void AoiWorld<S>::evaluate(std::uint32_t w) {
   using namespace detail::aoi;
@@ -189,20 +201,25 @@ void AoiWorld<S>::evaluate(std::uint32_t w) {
     const float r2_in = static_cast<float>(r2) * 0.9999f, rh2_in = static_cast<float>(rh2) * 0.9999f;
     const float r2_out = static_cast<float>(r2) * 1.0001f, rh2_out = static_cast<float>(rh2) * 1.0001f;
     const std::uint32_t layers = cold_[w].layers;
+    // Entries left behind at this tick (and still out of reach: the watcher may have re-anchored since) get this
+    // mark in their target's record; kNoSlot is never a mark.
+    std::uint32_t mark = kNoSlot;
+    if (cold_[w].left_tick == tick_no_) {
+      mark = next_drop_mark();
+      for (std::uint32_t i = cold_[w].left_head; i != kNoSlot; i = left_[i].next)
+        if (!in_range(w, left_[i].target)) hot_[left_[i].target].drop_mark = mark;
+    }
     const Vec<2, S> pw = hot[w].pos;
     // Branch-light: about a third of the candidates are visible, in no pattern, so "visible?" is computed without
     // a branch (a mispredicted branch per candidate cost more than the rest of the pass); the branches left are
     // taken rarely (events, entries to drop, distances within rounding of the limit).
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint32_t e = list[i];
+    auto one = [&](std::uint32_t e) {
       const std::uint32_t t = e & kSlotMask;
       const bool was = (e & kSeenBit) != 0;
-      if (i + 8 < n) __builtin_prefetch(&hot[list[i + 8] & kSlotMask]);
       const Hot& ht = hot[t];
-      if ((e & kStaleBit) != 0 || (ht.marker_layers & layers) == 0) [[unlikely]] {
+      if ((e & kStaleBit) != 0 || (ht.marker_layers & layers) == 0 || ht.drop_mark == mark) [[unlikely]] {
         if (was) add_event(AoiEvent::Kind::Leave, w, t);
-        erase_one(rcand_[t], w);
-        continue;
+        return;
       }
       bool now;
       if constexpr (std::is_same_v<S, float>) {
@@ -218,13 +235,77 @@ void AoiWorld<S>::evaluate(std::uint32_t w) {
       if (now != was) [[unlikely]] add_event(now ? AoiEvent::Kind::Enter : AoiEvent::Kind::Leave, w, t);
       list[k++] = t | (static_cast<std::uint32_t>(now) << 31);
       seen_count += static_cast<std::uint32_t>(now);
+    };
+    std::size_t i = 0;
+#if defined(__SSE2__)
+    if constexpr (std::is_same_v<S, float>) {
+      // Four candidates at a time: most groups change nothing (no event, nothing to drop, no distance near the
+      // edge), and such a group is decided in a few vector instructions; any other group goes through one().
+      const __m128 wx = _mm_set1_ps(pw.x), wy = _mm_set1_ps(pw.y);
+      const __m128 in_seen = _mm_set1_ps(rh2_in), in_unseen = _mm_set1_ps(r2_in);
+      const __m128 out_seen = _mm_set1_ps(rh2_out), out_unseen = _mm_set1_ps(r2_out);
+      const __m128i slot_mask = _mm_set1_epi32(static_cast<int>(kSlotMask));
+      const __m128i stale_bit = _mm_set1_epi32(static_cast<int>(kStaleBit));
+      const __m128i layer_mask = _mm_set1_epi32(static_cast<int>(layers));
+      const __m128i zero = _mm_setzero_si128();
+      const __m128i marked = _mm_set1_epi32(static_cast<int>(mark));
+      static_assert(sizeof(Hot) == 16 && offsetof(Hot, marker_layers) == 8 && offsetof(Hot, drop_mark) == 12,
+                    "evaluate reads a Hot record as four 32-bit lanes");
+      alignas(16) std::uint32_t ts[4];
+      for (; i + 4 <= n; i += 4) {
+        if (i + 12 < n) __builtin_prefetch(&hot[list[i + 12] & kSlotMask]);
+        const __m128i ev = _mm_loadu_si128(reinterpret_cast<const __m128i*>(list + i));
+        _mm_store_si128(reinterpret_cast<__m128i*>(ts), _mm_and_si128(ev, slot_mask));
+        // The four targets' records (x, y, marker layers, drop mark: 16 bytes each), transposed to four of each.
+        __m128 xs = _mm_loadu_ps(reinterpret_cast<const float*>(&hot[ts[0]]));
+        __m128 ys = _mm_loadu_ps(reinterpret_cast<const float*>(&hot[ts[1]]));
+        __m128 lays = _mm_loadu_ps(reinterpret_cast<const float*>(&hot[ts[2]]));
+        __m128 marks = _mm_loadu_ps(reinterpret_cast<const float*>(&hot[ts[3]]));
+        _MM_TRANSPOSE4_PS(xs, ys, lays, marks);
+        const __m128 dx = _mm_sub_ps(xs, wx), dy = _mm_sub_ps(ys, wy);
+        const __m128 d2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
+        const __m128i lay = _mm_castps_si128(lays);
+        const __m128 was = _mm_castsi128_ps(_mm_srai_epi32(ev, 31));  // all ones where the seen bit is set
+        const __m128 in = _mm_or_ps(_mm_and_ps(was, in_seen), _mm_andnot_ps(was, in_unseen));
+        const __m128 out = _mm_or_ps(_mm_and_ps(was, out_seen), _mm_andnot_ps(was, out_unseen));
+        const __m128 now = _mm_cmplt_ps(d2, in);
+        // A lane needs one(): an entry to drop (stale, ineligible or left behind), or a distance within rounding of
+        // the limit (not inside by the float test, not beyond the outer bound: the double test decides).
+        const __m128i bad = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi32(_mm_and_si128(ev, stale_bit), stale_bit),
+                         _mm_cmpeq_epi32(_mm_and_si128(lay, layer_mask), zero)),
+            _mm_cmpeq_epi32(_mm_castps_si128(marks), marked));
+        const __m128 near_edge = _mm_andnot_ps(now, _mm_cmple_ps(d2, out));
+        if (_mm_movemask_ps(_mm_or_ps(_mm_castsi128_ps(bad), near_edge)) != 0) [[unlikely]] {
+          for (std::size_t j = 0; j < 4; ++j) one(list[i + j]);
+          continue;
+        }
+        // Every lane stays: its entry is the slot and the new seen bit; a lane whose bit changed has an event.
+        const __m128i kept = _mm_or_si128(_mm_and_si128(ev, slot_mask),
+                                          _mm_and_si128(_mm_castps_si128(now), _mm_set1_epi32(static_cast<int>(kSeenBit))));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(list + k), kept);
+        k += 4;
+        const unsigned now_bits = static_cast<unsigned>(_mm_movemask_ps(now));
+        for (unsigned changed = now_bits ^ static_cast<unsigned>(_mm_movemask_ps(was)); changed != 0;
+             changed &= changed - 1) {
+          const int j = std::countr_zero(changed);
+          add_event((now_bits >> j) & 1u ? AoiEvent::Kind::Enter : AoiEvent::Kind::Leave, w, ts[j]);
+        }
+        // The bits of a 4-bit mask, counted by table (std::popcount is a library call without -mpopcnt).
+        constexpr std::uint64_t kBits = 0x4332322132212110u;  // nibble m holds popcount(m)
+        seen_count += static_cast<std::uint32_t>(kBits >> (4 * now_bits)) & 0xfu;
+      }
+    }
+#endif
+    for (; i < n; ++i) {
+      if (i + 8 < n) __builtin_prefetch(&hot[list[i + 8] & kSlotMask]);
+      one(list[i]);
     }
   } else {
     // Removed, or no longer a watcher (its entries are stale): every pair it saw ends.
     for (std::size_t i = 0; i < n; ++i) {
       const std::uint32_t t = list[i] & kSlotMask;
       if ((list[i] & kSeenBit) != 0) add_event(AoiEvent::Kind::Leave, w, t);
-      erase_one(rcand_[t], w);
     }
   }
   cand_.shrink(w, static_cast<std::uint32_t>(k));
