@@ -336,6 +336,47 @@ TYPED_TEST(AoiTyped, EveryoneMovingMatchesOracle) {
   }
 }
 
+// Every entity running on a slowly turning heading, bouncing off the map's edge: anchors are placed ahead of the
+// runners, many re-anchor each tick, and targets leave watchers' reach by their own re-anchoring (entries left
+// behind) in the same ticks as the watchers re-anchor.
+TYPED_TEST(AoiTyped, RunnersMatchOracle) {
+  using S = TypeParam;
+  const S hysteresis[] = {0, 3};
+  const S skins[] = {0, 8};
+  std::uint64_t seed = 91;
+  for (S h : hysteresis)
+    for (S skin : skins) {
+      SCOPED_TRACE("seed " + std::to_string(seed));
+      std::mt19937_64 rng(seed++);
+      AoiSettings<S> settings{{{-100, -100}, {100, 100}}, h};
+      settings.skin = skin;
+      Pair<S> p(settings);
+      std::uniform_real_distribution<double> coord(-100, 100), unit(0, 1);
+      std::map<std::uint64_t, std::pair<double, double>> motion;  // heading, speed
+      for (std::uint64_t id = 0; id < 160; ++id) {
+        p.add(id * 5 + 1, {static_cast<S>(coord(rng)), static_cast<S>(coord(rng))}, static_cast<S>(10 + 15 * unit(rng)),
+              id % 5 == 0 ? AoiMode::Watcher : AoiMode::Both, ~0u, S{0});
+        motion[id * 5 + 1] = {6.283185307179586 * unit(rng), 0.5 + 3 * unit(rng)};
+      }
+      ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, 1));
+      for (int t = 0; t < 60; ++t) {
+        SCOPED_TRACE("tick " + std::to_string(t));
+        for (auto& [id, e] : p.oracle.next) {
+          auto& [heading, speed] = motion[id];
+          heading += 0.4 * unit(rng) - 0.2;
+          double x = static_cast<double>(e.pos.x) + speed * std::cos(heading);
+          double y = static_cast<double>(e.pos.y) + speed * std::sin(heading);
+          if (x < -100 || x > 100) heading = 3.141592653589793 - heading;
+          if (y < -100 || y > 100) heading = -heading;
+          const Vec<2, S> q{static_cast<S>(std::clamp(x, -100.0, 100.0)), static_cast<S>(std::clamp(y, -100.0, 100.0))};
+          p.world.move(id, q);
+          e.pos = q;
+        }
+        ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, t % 10 == 0 ? 1 : 0));
+      }
+    }
+}
+
 // Hysteresis at the edge, and a shrinking radius, with values worked out by hand.
 TYPED_TEST(AoiTyped, HysteresisByHand) {
   using S = TypeParam;
