@@ -424,8 +424,8 @@ class AoiWorld {
   std::vector<Cold> cold_;
   std::vector<std::uint64_t> ids_;  // the id of each slot (dense: events read it)
   std::vector<Anchor> anchors_;
-  // Per watcher: candidate targets (a superset, see aoi_core.hpp), each a slot with kSeenBit set when the watcher
-  // saw it at the last tick — the relation itself lives here.
+  // Per watcher: candidate targets (exact between ticks, see aoi_core.hpp), each a slot with kSeenBit set when the
+  // watcher saw it at the last tick — the relation itself lives here.
   detail::aoi::ListArena cand_;
   std::vector<std::vector<std::uint32_t>> rcand_;  // per marker: the watchers holding an entry of it (superset)
   std::vector<std::uint32_t> free_;                // slots to reuse

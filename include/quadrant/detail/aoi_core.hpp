@@ -1,19 +1,20 @@
 // quadrant internals: the state and the tick machinery behind AoiWorld (aoi.hpp). Not for direct inclusion.
 //
-// Idea (Verlet lists with per-entity anchors). Each entity has an anchor: its position when it last re-anchored; it
-// re-anchors when it drifts more than skin / 2 from it. Let reach(W) = view_radius + hysteresis + skin. Invariant,
-// between ticks: cand[W] holds one entry for every eligible target T (a marker whose layers share a bit with W's)
-// whose anchor lies within reach(W) of W's anchor (in_range, with a rounding tolerance), and nothing else; rcand[T]
-// names every watcher holding an entry of T, and may name others (see aoi_links.hpp: removing a watcher from a long
-// reverse list would cost a search, so the lists are cleaned in passes instead). Every position is within skin / 2
-// of its anchor, so every T within
-// view_radius + hysteresis of W has an entry: a tick tests only the candidates, and only of the watchers whose
-// neighbourhood changed. An entry carries the seen bit (W saw T at the last tick): the relation lives in the lists.
-// During a tick a list may also hold entries out of reach — stale ones (targets that left the watcher's reach when it
-// re-anchored, still seen) and those of targets that re-anchored out of its reach: evaluate() reports their Leave
-// and drops them. The bodies tree indexes every entity by its body box around its anchor, grown by skin / 2:
-// it answers skill queries and finds the pairs of a re-anchoring entity; the ranges tree holds the few watchers
-// whose reach is far above the others' (so that the bodies query stays small). See docs/aoi.md for the costs.
+// Idea (Verlet lists with per-entity anchors). Each entity has an anchor, a point within skin / 2 of its position
+// (its position when it last re-anchored, or ahead of it for a runner: see lead_anchor); it re-anchors when it
+// drifts more than skin / 2 from it. Let reach(W) = view_radius + hysteresis + skin. Invariant, between ticks:
+// cand[W] holds one entry for every eligible target T (a marker whose layers share a bit with W's) whose anchor lies
+// within reach(W) of W's anchor (in_range, with a rounding tolerance), and nothing else; rcand[T] names every watcher
+// holding an entry of T, and may name others (see aoi_links.hpp: removing a watcher from a long reverse list would
+// cost a search, so the lists are cleaned in passes instead). Every position is within skin / 2 of its anchor, so
+// every T within view_radius + hysteresis of W has an entry: a tick tests only the candidates, and only of the
+// watchers whose neighbourhood changed. An entry carries the seen bit (W saw T at the last tick): the relation lives
+// in the lists. During a tick a list may also hold entries out of reach — stale ones (targets that left the
+// watcher's reach when it re-anchored, still seen) and those left behind by targets that re-anchored out of its
+// reach: evaluate() reports their Leave and drops them. The bodies tree indexes every entity by its body box around
+// its anchor, grown by skin / 2: it answers skill queries and finds the pairs of a re-anchoring entity; the ranges
+// tree holds the few watchers whose reach is far above the others' (so that the bodies query stays small). See
+// docs/aoi.md for the costs.
 //
 // Threads: as AoiWorld.
 #pragma once
@@ -224,9 +225,9 @@ class ListArena {
   std::size_t dead_ = 0;
 };
 
-// The index of the first entry e of a[0, n) with (e & mask) == v, or n. The lists searched when a pair leaves
-// reach hold a few hundred entries, and this search was a tenth of a tick where entities re-anchor often: with
-// SSE2 (every x86-64) it compares 8 entries per step.
+// The index of the first entry e of a[0, n) with (e & mask) == v, or n. Used on the rare paths (a full relink, a
+// stale entry revived, for_each_watcher); lists hold a few hundred entries: with SSE2 (every x86-64) it compares 8
+// entries per step.
 inline std::size_t find_masked(const std::uint32_t* a, std::size_t n, std::uint32_t v, std::uint32_t mask) noexcept {
   std::size_t i = 0;
 #if defined(__SSE2__)
