@@ -296,24 +296,17 @@ void random_run(std::uint64_t seed, S hysteresis, S skin, int ticks, int count, 
   }
 }
 
-TYPED_TEST(AoiTyped, MatchesOracleOverManyTicks) {
-  using S = TypeParam;
-  const S hysteresis[] = {0, 4};
-  const S skins[] = {0, 1, 30};
-  std::uint64_t seed = 11;
-  for (S h : hysteresis)
-    for (S skin : skins) ASSERT_NO_FATAL_FAILURE(random_run<S>(seed++, h, skin, 40, 90, 1.0));
+// random_run with hysteresis 0 and 4, skins automatic, 1 and 30, one seed each from `seed` on.
+template <class S>
+void random_runs(std::uint64_t seed, int ticks, int count, double activity) {
+  for (const S h : {S{0}, S{4}})
+    for (const S skin : {S{0}, S{1}, S{30}}) ASSERT_NO_FATAL_FAILURE(random_run<S>(seed++, h, skin, ticks, count, activity));
 }
 
+TYPED_TEST(AoiTyped, MatchesOracleOverManyTicks) { random_runs<TypeParam>(11, 40, 90, 1.0); }
+
 // Few changes per tick: only the watchers near them are re-evaluated (the incremental path).
-TYPED_TEST(AoiTyped, SparseChangesMatchOracle) {
-  using S = TypeParam;
-  const S hysteresis[] = {0, 4};
-  const S skins[] = {0, 1, 30};
-  std::uint64_t seed = 51;
-  for (S h : hysteresis)
-    for (S skin : skins) ASSERT_NO_FATAL_FAILURE(random_run<S>(seed++, h, skin, 60, 120, 0.04));
-}
+TYPED_TEST(AoiTyped, SparseChangesMatchOracle) { random_runs<TypeParam>(51, 60, 120, 0.04); }
 
 // Every entity moving every tick (the benchmark's regime, where every watcher is re-evaluated).
 TYPED_TEST(AoiTyped, EveryoneMovingMatchesOracle) {

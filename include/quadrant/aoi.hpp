@@ -374,6 +374,7 @@ class AoiWorld {
   void unlink_targets(std::uint32_t w);
   bool set_stale(std::uint32_t w, std::uint32_t t, bool stale);
   void link_watcher(std::uint32_t t, std::uint32_t w);
+  void give_entry(std::uint32_t w, std::uint32_t s, bool may_revive);
   void leave_behind(std::uint32_t w, std::uint32_t t);
   void relink_kept_target(std::uint32_t s, const Anchor& old, std::uint32_t t);
   void mark_dirty(std::uint32_t w);

@@ -205,7 +205,7 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
   // A watcher w newly in reach of s (as a marker) gets an entry and looks again at this tick.
   auto gain_watcher = [&](std::uint32_t w) {
     anchors_[w].stamp = held_watcher;
-    if (!(may_revive && cold_[w].stale_count != 0 && set_stale(w, s, false))) cand_.push(w, s);
+    give_entry(w, s, may_revive);
     rc.push_back(w);
     mark_dirty(w);
   };
@@ -237,6 +237,13 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
 template <class S>
 void AoiWorld<S>::relink_kept_target(std::uint32_t s, const Anchor& old, std::uint32_t t) {
   if (anchors_[t].anchor_tick == tick_no_ && !in_range(old, anchors_[t])) link_watcher(t, s);
+}
+
+// w gains an entry of s. If s got a stale entry somewhere at this tick (may_revive), w's may be one: it revives
+// rather than doubling.
+template <class S>
+void AoiWorld<S>::give_entry(std::uint32_t w, std::uint32_t s, bool may_revive) {
+  if (!(may_revive && cold_[w].stale_count != 0 && set_stale(w, s, false))) cand_.push(w, s);
 }
 
 // Names w in rcand[t]. A full list is cleaned before it grows: it keeps the watchers that can hold a live entry of t
@@ -352,13 +359,12 @@ void AoiWorld<S>::relink(std::uint32_t s, const Anchor& old, bool added) {
     if (st == again) return;
     anchors_[w].stamp = again;
     rc.push_back(w);
-    const bool revive = may_revive && cold_[w].stale_count != 0;
     if (st == listed) {
       ++kept_watchers;
-      if (revive) set_stale(w, s, false);
+      if (may_revive && cold_[w].stale_count != 0) set_stale(w, s, false);
       return;
     }
-    if (!(revive && set_stale(w, s, false))) cand_.push(w, s);
+    give_entry(w, s, may_revive);
     mark_dirty(w);
   };
 
