@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload aoi: the MMO server's area-of-interest tick. N entities move in a +-1000 square map, bouncing off its
 // edge; every entity is both watcher and marker with view radius 100. Two kinds of movement:
 //   random walk:     each tick a step of 0 to 5 units in a random direction (the workload);

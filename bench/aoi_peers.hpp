@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The area-of-interest contenders of the `aoi` workload, besides quadrant's AoiWorld: a brute-force AOI, the 9-grid
 // AOI that MMO servers use (cell = view radius), and a per-watcher Tree re-query (the straightforward use of a
 // quadtree, kept to show why AoiWorld uses candidate lists instead).

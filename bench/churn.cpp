@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload churn: 100k live objects under a stream of inserts, erases and moves (small steps and teleports), as
 // a game world's objects spawn, die and move. Timed per 100k operations; parity is the answer of window queries
 // over the final contents.

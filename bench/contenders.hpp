@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant benchmarks — every contender behind the same small interface: build(boxes), update(boxes) (every box
 // may have moved), for_each_pair(fn(id, id)), query(window, fn(id)). Ids are the boxes' indices in the scene.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant benchmarks — what every workload shares: options, timing, the parity check and the report.
 //
 // A workload builds one data set from a fixed seed, runs every contender on it and hands each contender's timings

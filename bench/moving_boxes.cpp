@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload moving-boxes: N boxes move and bounce; every frame each contender updates its structure and reports
 // every overlapping pair. The MMO seed's job, at sizes from 1k to 1M, in three distributions.
 #include <cstdlib>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload nearest: 1M points; 100k 1-NN and 10k 10-NN queries. Box2D's tree has no nearest-neighbour query, so
 // it does not take part. Brute force checks every contender on a sample of queries first.
 #include <algorithm>

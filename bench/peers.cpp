@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // bench_peers — quadrant against the structures users would otherwise pick, on the same data in one run.
 //
 //   bench_peers [--quick] [--only WORKLOAD]... [--seed N] [--max-n N] [--csv FILE]

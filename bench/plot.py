@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Turns bench_peers' CSV into PNG plots and Markdown tables with quadrant's ratio to the best peer.
 
     python3 bench/plot.py RESULTS.csv OUT_DIR

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Query cost per shape on a static scene, against testing every object (the same exact predicate, prepared once,
 // no index).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant benchmarks — the reference structures written here: brute force, sort-and-sweep on x and a uniform
 // grid. Each is the straightforward, well-tuned version a game programmer would write; brute force is also the
 // oracle the others are checked against.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant benchmarks — the data every contender is given: boxes in a 3:2 world at the MMO seed's density, moving
 // and bouncing, in three distributions; query windows and points. Everything derives from a seed.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload static-ranges: 1M boxes built once, then 1000 window queries covering 0.01% and 1% of the world.
 // Build time and bytes per object are reported as their own case, so memory is compared on the same data.
 #include <memory>

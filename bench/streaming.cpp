@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload streaming: a camera flies over a large map of static objects; every frame the streamer decides what to
 // load, unload and cancel (quadrant::Streamer: an octree frustum walk with plane masks, resident objects tested
 // against the kept regions) against a scan that tests every object's box with the same predicates and runs the

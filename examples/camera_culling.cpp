@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Camera culling: an octree of props; the camera's view-projection matrix becomes a Frustum; the query returns the
 // props in view (the scene seed's visibility test). Subtrees wholly inside the frustum are reported without
 // testing each prop.

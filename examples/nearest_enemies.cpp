@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Target selection: the three nearest enemies within 30 units of a turret, nearest first, ignoring friendly
 // units by layer. Best-first: the search stops once the third is certain, without sorting every unit.
 #include <quadrant/quadrant.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Rotated crates: the tree finds candidate pairs by bounding box, the separating-axis test keeps the real contacts
 // (the rotated-rectangle seed's broad phase + narrow phase). A rotated trigger zone queries the crates exactly.
 #include <quadrant/quadrant.hpp>

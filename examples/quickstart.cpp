@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The README's usage example: index some boxes, ask what a box touches, list colliding pairs, move one.
 #include <quadrant/quadrant.hpp>
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Picking and line of sight: the first object a ray from the mouse hits (one callback, then stop), and every wall
 // between a guard and the player, nearest first.
 #include <quadrant/quadrant.hpp>

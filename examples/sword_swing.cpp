@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The MMO seed's question: which monsters does the player's sword swing hit? The swing is a sector (a fan of
 // radius 3 and half-angle 60 degrees in front of the player); layers keep the player's allies out of it.
 #include <quadrant/quadrant.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Replaces the global operator new and delete of a test binary so that a test can assert that a block of code
 // allocated nothing: read g_allocations before and after. Include it in exactly one source file of the binary.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tests of quadrant/aoi.hpp against a brute-force model of the relation, over many ticks.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Geometry: closed overlap, containment, union, distance and validation, for D = 2, 3 and float, double. Each
 // relation is checked against a per-axis interval oracle on random boxes with coordinates on a small integer
 // lattice, so touching and equal faces happen often.

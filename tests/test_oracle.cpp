@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — differential tests: Tree<D, T, S> against a brute-force oracle.
 //
 // The oracle is a plain vector of the live objects and their boxes; every query, every pair walk and every

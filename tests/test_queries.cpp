@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — differential tests of the query vocabulary: every shape, ray casts, nearest neighbours, layers,
 // node queries and locate, against brute force over the live objects.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — focused tests for query behaviour that the randomized oracle (test_queries) reaches only by chance:
 // exact boundaries (a node at exactly max_distance, points on shared cell faces, equal keys in two leaves that
 // list the same object) and the pruning promises of docs/queries.md (layer-less subtrees skipped by rays and

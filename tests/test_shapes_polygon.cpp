@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // OrientedBox, ConvexPolygon and the 2D narrow phase, for float and double.
 //
 // Oracles (none shares code with the library):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Round query shapes (Circle, Sphere, Ring, Ellipse, Sector), for float and double.
 //
 // Oracles (none shares code with the library; all in long double):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Segment<D> (overlap with boxes, entry fraction, infinite node bounds) and Frustum, for float and double.
 //
 // Oracles (none shares code with the library):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Streamer: every update's decisions against an oracle that recomputes the wanted and kept sets by brute force and
 // runs its own copy of the state machine, along random camera paths; bad input; no allocation after warm-up.
 //

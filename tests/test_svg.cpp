@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // svg.hpp: the documents are well-formed XML (checked by Python's parser when python3 is on PATH, and structurally
 // here), element counts match what was drawn (counted from the tree, never hard-coded), text and attributes are
 // escaped and round-trip, world coordinates land where the documented transform puts them (y up), bad input throws

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tree unit tests: the contract's edge cases (bad input leaves the tree unchanged, objects outside the world, many
 // objects on one point, precision limits, full trees, merging after churn, early stop) and the promise that
 // queries, pair walks, in-node moves and rebuilds after warm-up allocate nothing.

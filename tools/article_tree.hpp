@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant tool — the MMO article's own quadtree (seeds/000, Unity C#), ported line for line so that its traversal
 // count can be measured on exactly the frames quadrant runs on. It is the reference for the article's figures, not
 // part of the library: strict Contains, objects that straddle a centre line stay in the node, no split threshold,

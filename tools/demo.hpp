@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant tool — what every demo scenario shares: the options, the scenario table entry, a portable random source,
 // pair keys and small statistics helpers.
 #pragma once

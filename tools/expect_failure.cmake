@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Runs PROGRAM with the list ARGS and passes only when it exits with a non-zero status (not a crash: a signal shows
 # up as a message instead of a number) and says something on stderr.
 #   cmake -DPROGRAM=path -DARGS="demo;--bad" -P expect_failure.cmake

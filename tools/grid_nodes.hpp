@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant tool — scenario `grid-nodes`: the TypeScript article's grid of fixed depth (seeds/004) reproduced.
 //
 // A full quadtree of fixed depth (split_threshold 0: the article's QuadTree built down to its height) over a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant tool — the Lua article's own quadtree (seeds/002), ported line for line so that its 计算次数 (collision
 // tests) can be measured on exactly the scenes quadrant runs on. It is the reference for the article's figures, not
 // part of the library:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant tool — scenario `lua-rects`: the Lua article's rectangle collision test (seeds/002) reproduced.
 //
 // 500 rectangles on a 1200 x 1200 screen, drawn the way the article draws them, in a quadtree of at most 9 objects

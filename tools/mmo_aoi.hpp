@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant tool — scenario `mmo-aoi`: an MMO server's area of interest (seeds/000's game server) with AoiWorld.
 //
 // A 240 x 160 map holds 40 players and 200 monsters. Players (watcher and marker) run about with a view radius of
@@ -89,10 +90,12 @@ inline void write_picture(const quadrant::AoiWorld<float>& world, const std::map
     return (m.layers & kStealthLayer) != 0 ? "#9467bd" : "#d62728";
   };
   // Who sees whom: one thin line per pair (from the watcher's side: each line starts at a watcher).
-  for (const auto& [id, m] : mobs)
-    world.for_each_visible(id, [&](std::uint64_t t) {
+  for (const auto& entry : mobs) {
+    const Mob& m = entry.second;  // a plain reference: clang 14 cannot capture a structured binding
+    world.for_each_visible(entry.first, [&](std::uint64_t t) {
       canvas.line(m.pos, mobs.at(t).pos, {"none", m.guard ? "#f5c08a" : "#a9c8e3", 0.8, 1, "", ""});
     });
+  }
   // View circles of the players and guards.
   for (const auto& [id, m] : mobs)
     if ((static_cast<int>(m.mode) & 1) != 0 && id != hero)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant tool — scenario `mmo-collision`: the MMO article's collision test (seeds/000, Unity C#) reproduced.
 //
 // 300 boxes move and bounce in a 120 x 80 world; every frame the tree is brought up to date (rebuilt, as the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — the command line program: runnable demos of what the library is for.
 //
 //   quadrant demo [--scenario NAME|all] [--frames N] [--objects N] [--seed N] [--quick] [--svg DIR]

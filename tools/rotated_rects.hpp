@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant tool — scenario `rotated-rects`: the Unity article's rotated rectangles (seeds/001, Unity C#) reproduced.
 //
 // The article keeps rotated rectangles in a quadtree over Rect(-10, -10, 20, 20) that splits a leaf holding more

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant tool — scenario `scene-streaming`: the scene-management article (seeds/003, Unity C#) reproduced.
 //
 // Objects with 3D bounds stand on a map; a camera flies a closed path over it. Each frame the octree's frustum

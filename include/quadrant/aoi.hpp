@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — MMO area of interest: who sees whom, Enter / Leave events per tick, and skill-area queries.
 //
 // An AoiWorld holds entities (64-bit ids) with a position, a view radius, a mode (watcher, marker or both), a layer

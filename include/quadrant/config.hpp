@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — Config: the shape of a tree (world, depth, split threshold, placement) and its validation.
 //
 // Threads: plain values.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — geometry: points, boxes, the query shapes and the exact tests between them.
 //
 // Every query shape provides the same four functions, which is all Tree needs from it:

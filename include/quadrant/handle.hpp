@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — Handle: the name of an object stored in a Tree.
 //
 // Threads: plain values; copy them freely between threads.

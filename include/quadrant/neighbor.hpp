@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — Neighbor: one answer of Tree::nearest.
 //
 // Threads: plain values.

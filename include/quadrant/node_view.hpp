@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — Entry and NodeView: how a tree shows its nodes to `Tree::for_each_node`.
 //
 // Threads: views into a tree; valid while the tree is not mutated.

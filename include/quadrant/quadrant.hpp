@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — umbrella header: everything a user needs.
 //
 // Threads: const members of a Tree may run concurrently with each other; insert, erase, move, clear and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — what a walk did (QueryStats, PairStats) and the shape of a tree (Stats).
 //
 // Threads: plain values.

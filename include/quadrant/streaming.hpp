@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — Streamer: camera-driven streaming. Objects with 3D bounds are loaded as they come into view of one or
 // more streaming sources and unloaded once they have left it, with an unload margin against flicker, priority by
 // distance and caps on loads (the scene-management seed's LoadAsync, done as engines do it).

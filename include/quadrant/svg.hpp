@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — svg: pictures of trees and scenes, a debugging aid (the seeds' "grid and owner drawing").
 //
 // SvgCanvas draws in world coordinates: it maps a world view box onto a picture `width_px` wide, y pointing up, and

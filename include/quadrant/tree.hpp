@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — Tree<D, T, S>: the quadtree (D = 2) and octree (D = 3), one implementation.
 //
 // Idea: cells halve the world; nodes live in a pool of 32-bit indices with children in contiguous blocks, so every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A consumer's program: it must compile against the library as a user would get it, and run.
 #include <quadrant/quadrant.hpp>
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Builds and runs a consumer project against quadrant. -DMODE=find_package installs quadrant into a prefix first,
 # then also checks the installed pkg-config file compiles the same program.
 file(REMOVE_RECURSE ${WORK})

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant tests — random helpers shared by the shape tests: uniform numbers, lattice integers, and boxes inside a
 // node that often snap to its faces or collapse to zero size (the cases where classify and overlaps must agree).
 #pragma once

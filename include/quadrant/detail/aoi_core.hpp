@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant internals: the state and the tick machinery behind AoiWorld (aoi.hpp). Not for direct inclusion.
 //
 // Idea (Verlet lists with per-entity anchors). Each entity has an anchor, a point within skin / 2 of its position

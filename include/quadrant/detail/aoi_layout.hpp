@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant internals: AoiWorld's memory layout — slots renumbered along a Morton curve, and the events of a tick
 // put in (watcher id, target id) order. Included by aoi.hpp; not for direct inclusion.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant internals: AoiWorld's candidate lists — re-anchoring an entity and relinking its lists. Included by
 // aoi.hpp; not for direct inclusion. The invariant is in detail/aoi_core.hpp.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant internals: AoiWorld's tick — apply the recorded mutations, keep the candidate lists, evaluate the
 // watchers whose neighbourhood changed, collect the events. Included by aoi.hpp; not for direct inclusion.
 // The invariant and the idea are in detail/aoi_core.hpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant internals: AoiWorld::validate, the invariants of the candidate lists checked by brute force. Included by
 // aoi.hpp; not for direct inclusion.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant internals: adapting user callbacks. Not for direct inclusion.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant internals: the node pool and its stackless walk. Not for direct inclusion.
 //
 // Nodes live in one vector addressed by 32-bit indices. The root is node 0; every other node belongs to a block of

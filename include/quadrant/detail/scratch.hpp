@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant internals: per-thread scratch vectors for walks that need a heap (ray casts, nearest neighbours).
 // Not for direct inclusion.
 //

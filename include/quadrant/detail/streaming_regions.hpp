@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant internals: the regions a streaming source wants and keeps, as exact, documented predicates. Included by
 // streaming.hpp; not for direct inclusion.
 //

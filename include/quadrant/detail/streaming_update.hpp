@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant internals: Streamer::update and Streamer::validate. Included by streaming.hpp; not for direct inclusion.
 #pragma once
 

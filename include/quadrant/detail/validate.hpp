@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant internals: Tree::validate, the invariant checker. Included by tree.hpp; not for direct inclusion.
 #pragma once
 

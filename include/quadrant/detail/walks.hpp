@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant internals: the query and pair walks of Tree. Included by tree.hpp; not for direct inclusion.
 //
 // Each is one visitor over the stackless pre-order walk of detail::NodePool; they read the tree only, so they may

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — geometry: points, boxes, their exact relations, and the box and point as query shapes.
 // Include <quadrant/geometry.hpp>, which brings this and every query shape.
 //

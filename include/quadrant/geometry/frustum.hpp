@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — Frustum: the view volume of a camera, from its view-projection matrix, as a 3D query shape.
 //
 // The six planes come from the rows of the matrix (Gribb & Hartmann): a world point p is visible when its clip

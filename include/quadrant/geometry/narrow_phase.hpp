@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — exact narrow-phase tests between the 2D shapes a game collides: circles, oriented boxes and convex
 // polygons, plus point containment. All are closed (touching counts), allocation-free and O(vertices) or
 // O(vertices of one * vertices of the other) for two polygons. (Circle–circle and sphere–sphere are in round.hpp;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — polygonal query shapes: OrientedBox and ConvexPolygon, tested by separating axes.
 //
 // Both shapes are convex, so a box misses them exactly when some axis separates the two projections; the only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — round query shapes: Circle, Sphere, Ring, Ellipse, Sector, their box tests and point tests.
 //
 // Circle, Sphere and Ring are tested in the caller's scalar with per-axis arithmetic that is monotone in the box
@@ -585,7 +586,11 @@ bool overlaps(const detail::PreparedEllipse<S>& prepared, const Box<2, S>& b) no
 template <class S>
 Relation classify(const detail::PreparedEllipse<S>& prepared, const Box<2, S>& node) noexcept {
   using detail::rnd::Pt;
-  const auto& [e, f, bb] = prepared;
+  // Plain references, not a structured binding: the lambdas below capture f, and capturing a binding is C++20
+  // that clang 14 (and Apple clang of its age) rejects.
+  const Ellipse<S>& e = prepared.e;
+  const detail::rnd::EllipseFrame& f = prepared.f;
+  const Box<2, S>& bb = prepared.bb;
   if (!overlaps(bb, node)) return Relation::Outside;
   // Cheap first (see circle_bounds): most nodes of a query are settled here; the rest take the frame test.
   const detail::rnd::CircleBounds cb = detail::rnd::circle_bounds(e, f, node);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quadrant — Segment<D>: line segments (ray casts and segment queries).
 //
 // The one primitive is entry_fraction: the slab method clips the parameter range [0, 1] of a + t (b - a) against
