@@ -11,6 +11,7 @@
 #pragma once
 
 #include "geometry/box.hpp"
+#include "geometry/distance.hpp"
 #include "geometry/round.hpp"
 #include "geometry/polygon.hpp"
 #include "geometry/segment.hpp"

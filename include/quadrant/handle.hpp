@@ -24,7 +24,8 @@ class Handle {
  public:
   /// The null handle: names nothing, `contains` is false for it in every tree.
   constexpr Handle() noexcept = default;
-  /// True for a handle produced by an insert (it may still be stale).
+  /// True for the null handle (default-constructed, names nothing); false for every handle insert returned, even
+  /// once it has gone stale.
   constexpr bool is_null() const noexcept { return index_ == kNull; }
   /// Slot of the object in its tree's record array: dense, < the largest size the tree ever had. Useful as an
   /// index into side arrays; reused after erase (the generation tells reuses apart).

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+// quadrant internals: the one best-first walk behind ray casts, incremental nearest neighbours and k nearest.
+// Not for direct inclusion.
+//
+// Nodes (and, for results that stream, objects) wait in a heap ordered by a key — the fraction where a segment
+// enters a box, or a squared distance — that never exceeds the key of anything inside a node's bounds, so when an
+// object comes off the heap nothing left can come before it. What happens to an object is the result set's
+// business, as in nanoflann's KNN and radius result sets:
+//   Results::kStreams  true: objects go through the heap and report(entry, key) is called in key order (it
+//                      returns false to stop); false: offer(entry, key) collects them as their node is opened.
+//   bound()            nodes and objects with a larger key are out of reach (k nearest: the k-th best so far).
+//   accepts(key, id)   a cheap early test before the duplicate rule (k nearest: would it enter the best k?).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "../detail/scratch.hpp"
+#include "../stats.hpp"
+#include "node_store.hpp"
+
+namespace quadrant::detail {
+
+// A node or an object waiting in a best-first heap.
+template <class K>
+struct Pending {
+  K key;
+  std::uint32_t node;
+  std::uint32_t slot;  // kNone: the node itself; otherwise one of its entries
+  std::uint32_t id;    // node index, or the object's record index (ties go to the lower index)
+};
+// Heap order (std::push_heap keeps the greatest on top): smaller keys first; at equal keys nodes before objects
+// (a node at the same key may still hold an object with a lower index), then lower ids, so answers with equal keys
+// come in handle-index order.
+template <class K>
+struct LaterThan {
+  bool operator()(const Pending<K>& x, const Pending<K>& y) const noexcept {
+    if (x.key != y.key) return x.key > y.key;
+    const bool x_node = x.slot == kNone, y_node = y.slot == kNone;
+    if (x_node != y_node) return y_node;
+    return x.id > y.id;
+  }
+};
+
+// The duplicate rule of ray casts under Placement::Leaves: an object listed by several leaves is taken from the one
+// that is first by (key, node index) among them, which is the first of them the walk opens. Nearest searches use
+// the report point instead (the point of the box nearest the query; see Tree::nearest), but a point on a segment
+// would be rounded, and rounding could put it in a leaf the segment misses.
+template <int D, class S, class K, class NodeKey>
+bool first_leaf_of(const NodeStore<D, S>& store, std::uint32_t id, std::uint32_t n, K key_n, NodeKey& node_key) {
+  for (std::uint32_t r = store.first_ref(id); r != kNone; r = store.next_ref(r)) {
+    const std::uint32_t m = store.ref_node(r);
+    if (m == n) continue;
+    const std::optional<K> key_m = node_key(m);
+    if (key_m && (*key_m < key_n || (*key_m == key_n && m < n))) return false;
+  }
+  return true;
+}
+
+// node_key(n) and entry_key(box) give a node's or an object's key, or nothing when it is out of reach. Under
+// Placement::Leaves, takes_from(entry, n, key of n) says whether leaf n is the one an object listed by several
+// leaves is taken from. Allocates nothing once the per-thread heap is warm.
+template <class K, class P, int D, class S, class NodeKey, class EntryKey, class TakesFrom, class Results>
+void best_first(P, const NodeStore<D, S>& store, std::uint32_t layers, NodeKey&& node_key, EntryKey&& entry_key,
+                TakesFrom&& takes_from, Results& results, QueryStats& st) {
+  ScratchLease<Pending<K>> lease;
+  std::vector<Pending<K>>& heap = lease.get();
+  const LaterThan<K> later;
+  auto push = [&](const Pending<K>& p) {
+    heap.push_back(p);
+    std::push_heap(heap.begin(), heap.end(), later);
+  };
+  if (store.reaches(0, layers))
+    if (const std::optional<K> k = node_key(0); k && !(*k > results.bound())) push({*k, 0, kNone, 0});
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    const Pending<K> top = heap.back();
+    heap.pop_back();
+    // Equal keys may still hold an object with a lower index, so only strictly farther items end the walk.
+    if (top.key > results.bound()) break;
+    if constexpr (Results::kStreams) {
+      if (top.slot != kNone) {
+        ++st.hits;
+        if (!results.report(store.entries(top.node)[top.slot], top.key)) {
+          st.stopped = true;
+          break;
+        }
+        continue;
+      }
+    }
+    ++st.nodes_visited;
+    const auto entries = store.entries(top.node);
+    for (std::uint32_t i = 0; i < entries.size(); ++i) {
+      const auto& e = entries[i];
+      if ((e.layers & layers) == 0) continue;
+      ++st.box_tests;
+      const std::optional<K> k = entry_key(e.box);
+      if (!k || !results.accepts(*k, e.id)) continue;
+      if constexpr (P::kEveryLeaf)
+        if (!takes_from(e, top.node, top.key)) continue;
+      if constexpr (Results::kStreams) push({*k, top.node, i, e.id});
+      else results.offer(e, *k);
+    }
+    for (const std::uint32_t c : store.children(top.node)) {
+      if (!store.reaches(c, layers)) continue;
+      if (const std::optional<K> k = node_key(c); k && !(*k > results.bound())) push({*k, c, kNone, c});
+    }
+  }
+}
+
+// Results that stream every object in key order to report(entry, key).
+template <class K, class Report>
+struct StreamResults {
+  static constexpr bool kStreams = true;
+  Report& report;
+  static K bound() noexcept { return std::numeric_limits<K>::infinity(); }
+  static bool accepts(K, std::uint32_t) noexcept { return true; }
+};
+
+// The k best objects by (key, record index) within `limit`, kept in a max-heap whose top is the worst of them.
+template <class K>
+class KBestResults {
+ public:
+  static constexpr bool kStreams = false;
+  struct Found {
+    K key;
+    std::uint32_t id;
+  };
+  KBestResults(std::vector<Found>& found, std::size_t k, K limit) noexcept : found_(found), k_(k), limit_(limit) {}
+  K bound() const noexcept { return found_.size() == k_ ? found_.front().key : limit_; }
+  bool accepts(K key, std::uint32_t id) const noexcept {
+    return key <= limit_ && (found_.size() < k_ || better({key, id}, found_.front()));
+  }
+  template <class Entry>
+  void offer(const Entry& e, K key) {
+    const Found f{key, e.id};
+    if (found_.size() == k_) {
+      std::pop_heap(found_.begin(), found_.end(), better);
+      found_.back() = f;
+    } else {
+      found_.push_back(f);
+    }
+    std::push_heap(found_.begin(), found_.end(), better);
+  }
+  // The answers, nearest first.
+  std::vector<Found>& sorted() {
+    std::sort_heap(found_.begin(), found_.end(), better);
+    return found_;
+  }
+
+ private:
+  static bool better(const Found& a, const Found& b) noexcept { return a.key < b.key || (a.key == b.key && a.id < b.id); }
+  std::vector<Found>& found_;
+  std::size_t k_;
+  K limit_;
+};
+
+}  // namespace quadrant::detail

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: MIT
+// quadrant internals: TreeCore, the part of a tree that does not depend on the value type: the configuration,
+// the node store, and the algorithms that keep objects in the right nodes (placing, splitting, merging, the full
+// tree of split_threshold 0). Tree<D, T, S> adds the object records and handles on top. Not for direct inclusion.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "../config.hpp"
+#include "../geometry/box.hpp"
+#include "node_store.hpp"
+#include "placement.hpp"
+
+namespace quadrant::detail {
+
+template <int D, class S>
+class TreeCore {
+ public:
+  using box_type = Box<D, S>;
+  using vec_type = Vec<D, S>;
+  using store_type = NodeStore<D, S>;
+  using entry_type = StoredEntry<D, S>;
+  static constexpr std::uint32_t fanout = store_type::kFanout;
+
+  // An empty tree over a checked config. Throws std::invalid_argument when split_threshold 0 would build more
+  // than 2^24 nodes.
+  explicit TreeCore(const Config<D, S>& config) : config_(config) {
+    if (config_.split_threshold == 0) check_full_tree_size();
+    store_.reset(config_.world, everything<D, S>());
+    if (config_.split_threshold == 0) build_full_tree();
+  }
+
+  const Config<D, S>& config() const noexcept { return config_; }
+  const store_type& store() const noexcept { return store_; }
+  const box_type& world() const noexcept { return config_.world; }
+  std::size_t scratch_bytes() const noexcept {
+    return (scratch_.capacity() + touched_.capacity() + marks_.capacity()) * sizeof(std::uint32_t);
+  }
+
+  // ---- mutations ----
+
+  // Room for objects with record index < n.
+  void reserve_objects(std::size_t n) { store_.reserve_objects(n); }
+
+  // A tree left empty by a move builds its full tree on first use.
+  void prepare_insert() {
+    if (config_.split_threshold == 0 && store_.is_leaf(0)) build_full_tree();
+  }
+
+  // Lists object e.id (its box and layers in e) where the placement puts it, splitting leaves that overflow.
+  void place(const entry_type& e) {
+    with_placement(config_.placement, [&](auto p) { place(p, e); });
+  }
+
+  // Removes every entry of object id and merges the subtrees it left that are now small.
+  void remove(std::uint32_t id) {
+    unplace(id);
+    merge_touched();
+  }
+
+  // Gives object e.id the box e.box. Returns false when it stays in the same node(s) (its entries are updated in
+  // place), true when it was relocated.
+  bool move(const entry_type& e) {
+    return with_placement(config_.placement, [&](auto p) {
+      if (stays_put(p, e.id, e.box)) {
+        store_.set_object_box(e.id, e.box);
+        return false;
+      }
+      unplace(e.id);
+      place(p, e);
+      merge_touched();
+      return true;
+    });
+  }
+
+  // Gives object id the layer mask `layers` in every node listing it.
+  void set_layers(std::uint32_t id, std::uint32_t layers) {
+    store_.set_object_layers(id, layers, [&](std::uint32_t n) {
+      store_.add_layers(n, layers);
+      store_.refresh_layers(n);
+    });
+  }
+
+  // Removes every object, keeping memory; a full tree keeps its nodes.
+  void clear() {
+    if (config_.split_threshold == 0) {
+      store_.clear_entries();
+      return;
+    }
+    store_.reset(config_.world, everything<D, S>());
+  }
+
+  // The state of a moved-from tree: one empty root, no memory beyond it.
+  void release() {
+    store_.release(config_.world, everything<D, S>());
+    scratch_.clear();
+    touched_.clear();
+    marks_.clear();
+    mark_stamp_ = 0;
+  }
+
+  // ---- what walks and validation ask ----
+
+  box_type clamped(const box_type& b) const noexcept { return clamp(b, config_.world); }
+
+  // Splitting stops at max_depth, at min_node_size, and where floating point can no longer halve the cell.
+  bool can_split(const box_type& cell, int depth) const noexcept {
+    if (depth >= config_.max_depth) return false;
+    for (int i = 0; i < D; ++i) {
+      const S mid = std::midpoint(cell.min[i], cell.max[i]);
+      if (!(cell.min[i] < mid && mid < cell.max[i])) return false;
+      if (mid - cell.min[i] < config_.min_node_size || cell.max[i] - mid < config_.min_node_size) return false;
+    }
+    return true;
+  }
+
+  // The bounds a child with cell `cell` gets under the tree's placement (see NodeView::bounds).
+  box_type child_bounds(const box_type& cell, const box_type& parent_bounds) const noexcept {
+    return with_placement(config_.placement,
+                          [&](auto p) { return decltype(p)::child_bounds(cell, parent_bounds, config_.world); });
+  }
+
+  // The child of n whose cell owns p (children must exist; p must lie in n's cell).
+  std::uint32_t child_owning(std::uint32_t n, const vec_type& p) const noexcept {
+    const std::uint32_t first = store_.first_child(n);
+    return first + child_index(store_.cell(first), p);
+  }
+
+  // Calls fn(leaf) for every leaf whose cell overlaps the clamped box, in pre-order.
+  template <class Fn>
+  void for_each_leaf_overlapping(const box_type& clamped_box, Fn&& fn) const {
+    store_.walk(0, 0, [&](std::uint32_t n) {
+      if (!overlaps(store_.cell(n), clamped_box)) return Step::Skip;
+      if (store_.is_leaf(n)) fn(n);
+      return Step::Descend;
+    });
+  }
+
+  // True when an object with box b belongs exactly in node n as the tree stands (one-node placements).
+  template <class P>
+  bool belongs(P p, std::uint32_t n, const box_type& b) const noexcept {
+    if (n != 0 && !(owns(store_.cell(n), P::key_point(b), config_.world) && P::fits(store_.cell(n), store_.bounds(n), b)))
+      return false;
+    return store_.is_leaf(n) || route(p, n, b) == kNone;
+  }
+
+ private:
+  // ---- one-node placements (Loose, Parent) ----
+
+  // The child of n (which has children) that the object belongs to, or kNone if it stays in n.
+  template <class P>
+  std::uint32_t route(P, std::uint32_t n, const box_type& b) const noexcept {
+    const vec_type key = P::key_point(b);
+    if (n == 0 && !overlaps(config_.world, key)) return kNone;
+    const std::uint32_t c = child_owning(n, key);
+    return P::fits(store_.cell(c), store_.bounds(c), b) ? c : kNone;
+  }
+
+  template <class P>
+  std::uint32_t target(P p, const box_type& b) const noexcept {
+    std::uint32_t n = 0;
+    while (!store_.is_leaf(n)) {
+      const std::uint32_t c = route(p, n, b);
+      if (c == kNone) break;
+      n = c;
+    }
+    return n;
+  }
+
+  // ---- placing and removing one object ----
+
+  template <class P>
+  void place(P p, const entry_type& e) {
+    if constexpr (!P::kEveryLeaf) {
+      const std::uint32_t n = target(p, e.box);
+      store_.add_entry(n, e);
+      store_.add_count(n, 1);
+      store_.add_layers(n, e.layers);
+      maybe_split(p, n);
+    } else {
+      scratch_.clear();
+      for_each_leaf_overlapping(clamped(e.box), [&](std::uint32_t leaf) { scratch_.push_back(leaf); });
+      for (std::uint32_t leaf : scratch_) {
+        store_.add_entry(leaf, e);
+        store_.add_count(leaf, 1);
+        store_.add_layers(leaf, e.layers);
+      }
+      for (std::uint32_t leaf : scratch_) maybe_split(p, leaf);
+    }
+  }
+
+  // Removes every entry of the object; the nodes it left are kept in touched_ for merge_touched().
+  void unplace(std::uint32_t id) {
+    touched_.clear();
+    store_.remove_object(id, [&](std::uint32_t n) {
+      // A leaf back under the threshold may split again as soon as it overflows.
+      if (store_.entries(n).size() <= static_cast<std::size_t>(config_.split_threshold)) store_.set_retry_at(n, 0);
+      store_.add_count(n, -1);
+      store_.refresh_layers(n);
+      touched_.push_back(n);
+    });
+  }
+
+  template <class P>
+  bool stays_put(P p, std::uint32_t id, const box_type& b) {
+    if constexpr (!P::kEveryLeaf) {
+      return belongs(p, store_.ref_node(store_.first_ref(id)), b);
+    } else {
+      // Same set of leaves: count the leaves the new box overlaps that already list the object.
+      if (marks_.size() < store_.slots()) marks_.resize(store_.slots(), 0);
+      if (++mark_stamp_ == 0) {
+        std::fill(marks_.begin(), marks_.end(), 0);
+        mark_stamp_ = 1;
+      }
+      std::size_t listed = 0;
+      for (std::uint32_t r = store_.first_ref(id); r != kNone; r = store_.next_ref(r), ++listed)
+        marks_[store_.ref_node(r)] = mark_stamp_;
+      std::size_t overlapped = 0;
+      bool same = true;
+      for_each_leaf_overlapping(clamped(b), [&](std::uint32_t leaf) {
+        ++overlapped;
+        if (marks_[leaf] != mark_stamp_) same = false;
+      });
+      return same && overlapped == listed;
+    }
+  }
+
+  // ---- split ----
+
+  // Whether a clamped box occupies part of a cell rather than merely touching it: on each axis where the box has
+  // extent it overlaps the cell's interior; on each axis where it is flat, the cell owns its coordinate. Under
+  // Leaves a box is listed by every leaf it touches (boxes are closed), but only the leaves it occupies count
+  // towards splitting: a split can never separate boxes from a face they touch, and counting them would refine the
+  // tree along that face down to max_depth.
+  bool occupies(const box_type& cb, const box_type& cell) const noexcept {
+    for (int i = 0; i < D; ++i) {
+      const S lo = cell.min[i], hi = cell.max[i];
+      if (cb.min[i] < cb.max[i]) {
+        if (!(cb.min[i] < hi && cb.max[i] > lo)) return false;
+      } else if (!(lo <= cb.min[i] && (cb.min[i] < hi || (cb.min[i] == hi && hi == config_.world.max[i])))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Whether splitting leaf n is worth it. Parent, Loose: some object would move into a child (otherwise the split
+  // only adds empty nodes). Leaves: more than split_threshold objects occupy the leaf, and the split separates them
+  // at a bounded price:
+  //  * the children are occupied at most fanout / 2 times as often as the leaf (the average child holds at most
+  //    half): objects that cover the leaf are not copied into every child at every level;
+  //  * the objects do not all occupy the same two or more children: boxes sharing an edge or a face stay together
+  //    in every child along it, and splitting there would refine that edge down to max_depth. (All in the same one
+  //    child is allowed: a cluster separates deeper down.)
+  template <class P>
+  bool split_helps(P, std::uint32_t n) const {
+    const box_type& cell = store_.cell(n);
+    box_type cells[fanout];
+    for (std::uint32_t k = 0; k < fanout; ++k) cells[k] = child_cell(cell, k);
+    if constexpr (P::kEveryLeaf) {
+      std::size_t occupying = 0, in_children = 0;
+      std::uint32_t first_mask = 0;
+      bool all_same = true;
+      for (const entry_type& e : store_.entries(n)) {
+        const box_type cb = clamped(e.box);
+        if (!occupies(cb, cell)) continue;
+        std::uint32_t mask = 0;
+        for (std::uint32_t k = 0; k < fanout; ++k)
+          if (occupies(cb, cells[k])) mask |= 1u << k;
+        in_children += static_cast<std::size_t>(std::popcount(mask));
+        if (occupying++ == 0) first_mask = mask;
+        else all_same = all_same && mask == first_mask;
+      }
+      if (occupying <= static_cast<std::size_t>(config_.split_threshold)) return false;
+      if (in_children > occupying * (fanout / 2)) return false;
+      return !all_same || std::popcount(first_mask) == 1;
+    } else {
+      box_type bounds[fanout];
+      for (std::uint32_t k = 0; k < fanout; ++k) bounds[k] = P::child_bounds(cells[k], store_.bounds(n), config_.world);
+      for (const entry_type& e : store_.entries(n)) {
+        const vec_type key = P::key_point(e.box);
+        if (n == 0 && !overlaps(config_.world, key)) continue;
+        const std::uint32_t k = child_index(cells[0], key);
+        if (P::fits(cells[k], bounds[k], e.box)) return true;
+      }
+      return false;
+    }
+  }
+
+  template <class P>
+  void maybe_split(P p, std::uint32_t start) {
+    const std::size_t threshold = static_cast<std::size_t>(config_.split_threshold);
+    if (config_.split_threshold == 0) return;
+    // New children may overflow in turn; the walk visits them right after their parent splits.
+    store_.walk(start, start, [&](std::uint32_t n) {
+      if (!store_.is_leaf(n)) return n == start ? Step::Skip : Step::Descend;
+      const std::size_t size = store_.entries(n).size();
+      if (size <= threshold || size < store_.retry_at(n)) return Step::Skip;
+      if (!can_split(store_.cell(n), store_.depth(n))) return Step::Skip;
+      if (!split_helps(p, n)) {
+        store_.set_retry_at(n, static_cast<std::uint32_t>(std::min<std::size_t>(2 * size, kNone)));
+        return Step::Skip;
+      }
+      split(p, n);
+      return Step::Descend;
+    });
+  }
+
+  template <class P>
+  void split(P p, std::uint32_t n) {
+    const box_type cell = store_.cell(n), bounds = store_.bounds(n);
+    auto cell_of = [&](std::uint32_t k) { return child_cell(cell, k); };
+    auto bounds_of = [&](std::uint32_t, const box_type& c) { return P::child_bounds(c, bounds, config_.world); };
+    if constexpr (P::kEveryLeaf) {
+      // Each entry goes to every child it overlaps.
+      store_.split(n, cell_of, bounds_of, [&](const entry_type& e) {
+        const box_type cb = clamped(e.box);
+        std::uint32_t mask = 0;
+        for (std::uint32_t k = 0; k < fanout; ++k)
+          if (overlaps(child_cell(cell, k), cb)) mask |= 1u << k;
+        return mask;
+      });
+    } else {
+      store_.split(n, cell_of, bounds_of, [&](const entry_type& e) {
+        const std::uint32_t c = route(p, n, e.box);
+        return c == kNone ? 0u : 1u << (c - store_.first_child(n));
+      });
+    }
+  }
+
+  // ---- merge ----
+
+  // Collapses, for each node an object just left, the highest ancestor whose subtree holds at most half the split
+  // threshold, so churn does not leave dead nodes behind. A full tree (threshold 0) never merges.
+  void merge_touched() {
+    if (config_.split_threshold == 0) return;
+    const std::uint32_t limit = static_cast<std::uint32_t>(config_.split_threshold / 2);
+    const bool every_leaf = config_.placement == Placement::Leaves;
+    for (std::size_t t = 0; t < touched_.size(); ++t) {
+      std::uint32_t n = touched_[t];
+      while (n != kNone && store_.alive(n)) {
+        std::uint32_t highest = kNone;
+        for (std::uint32_t a = n; a != kNone; a = store_.parent(a))
+          if (!store_.is_leaf(a) && store_.count(a) <= limit) highest = a;
+        if (highest == kNone) break;
+        const box_type outer = store_.cell(highest);
+        // Under Leaves an object listed by several leaves is kept once: by the leaf owning its report point
+        // against the merged cell.
+        store_.collapse(highest, [&](const entry_type& e, std::uint32_t m) {
+          return !every_leaf || LeavesPolicy::reports(store_.cell(m), e.box, outer, outer);
+        });
+        // Dropping duplicates (Placement::Leaves) lowers the counts above, which may allow a higher merge.
+        n = highest;
+      }
+    }
+  }
+
+  // ---- full tree (split_threshold 0) ----
+
+  void check_full_tree_size() const {
+    // Cells at one depth have the same size, so min_node_size cuts every branch at the same depth.
+    int levels = 0;
+    box_type cell = config_.world;
+    while (can_split(cell, levels)) {
+      cell = child_cell(cell, 0);
+      ++levels;
+    }
+    double nodes = 0, level_nodes = 1;
+    for (int d = 0; d <= levels; ++d, level_nodes *= fanout) nodes += level_nodes;
+    // 2^24 nodes is already about 2 GB for an octree; beyond that a full tree is a mistake, not a grid.
+    if (nodes > double{1u << 24})
+      throw std::invalid_argument("quadrant: split_threshold 0 builds the full tree down to depth " +
+                                  std::to_string(levels) + ": " + std::to_string(static_cast<long long>(nodes)) +
+                                  " nodes, about " +
+                                  std::to_string(static_cast<long long>(nodes * double(store_type::node_bytes()) / 1e6)) +
+                                  " MB (the limit is 2^24 nodes); lower max_depth or raise min_node_size");
+  }
+
+  void build_full_tree() {
+    with_placement(config_.placement, [&](auto p) {
+      using P = decltype(p);
+      store_.walk(0, 0, [&](std::uint32_t n) {
+        if (can_split(store_.cell(n), store_.depth(n))) {
+          const box_type cell = store_.cell(n), bounds = store_.bounds(n);
+          store_.split(
+              n, [&](std::uint32_t k) { return child_cell(cell, k); },
+              [&](std::uint32_t, const box_type& c) { return P::child_bounds(c, bounds, config_.world); },
+              [](const entry_type&) { return 0u; });
+        }
+        return Step::Descend;
+      });
+    });
+  }
+
+  Config<D, S> config_;
+  store_type store_;
+  // Scratch for mutations (which have exclusive access), kept so that steady-state updates do not allocate.
+  std::vector<std::uint32_t> scratch_, touched_, marks_;
+  std::uint32_t mark_stamp_ = 0;
+};
+
+}  // namespace quadrant::detail

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+// quadrant internals: the pre-order walks behind Tree::query, Tree::for_each_pair and Tree::query_nodes. Not for
+// direct inclusion.
+//
+// Each is one visitor over NodeStore::walk, compiled per placement; they read the tree only, so they may run
+// concurrently with each other. An object is handed back as its stored entry through `hit` or `pair`, which the
+// Tree turns into handles and values and passes to the user's callback; they return false to stop.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "../geometry/box.hpp"
+#include "../stats.hpp"
+#include "core.hpp"
+
+namespace quadrant::detail {
+
+// The entry loop every query walk shares: the layer test, the exact test (unless the caller made it already),
+// the count of tests, and the report. Returns false when the callback stopped the walk.
+template <class Entries, class Test, class Hit>
+bool report_entries(const Entries& entries, std::uint32_t layers, QueryStats& st, Test&& test, Hit& hit) {
+  for (const auto& e : entries) {
+    if ((e.layers & layers) == 0) continue;
+    if (!test(e)) continue;
+    ++st.hits;
+    if (!hit(e)) {
+      st.stopped = true;
+      return false;
+    }
+  }
+  return true;
+}
+
+// Reports every object of top's subtree in `layers`, untested: the subtree lies inside the shape.
+template <int D, class S, class Hit>
+bool report_subtree(const NodeStore<D, S>& store, std::uint32_t top, std::uint32_t layers, QueryStats& st, Hit& hit) {
+  bool go_on = true;
+  store.walk(top, top, [&](std::uint32_t n) {
+    if (n != top) ++st.nodes_visited;
+    if (!store.reaches(n, layers)) return Step::Skip;
+    if (!report_entries(store.entries(n), layers, st, [](const auto&) { return true; }, hit)) {
+      go_on = false;
+      return Step::Stop;
+    }
+    return Step::Descend;
+  });
+  return go_on;
+}
+
+// Loose and Parent: every object lies inside its node's bounds, so a subtree whose bounds lie inside the shape
+// is reported without testing its objects, and one whose bounds miss the shape is skipped. The root's bounds are
+// everything (objects outside the world live there): it is always crossed.
+//
+// Shapes whose classify takes a mask of the tests still to make (Frustum: six planes and the corners' box) start
+// each node from its parent's mask, so a child skips the planes its parent lies wholly inside. The walk is
+// pre-order, so when a node at depth d is visited, masks[d - 1] still holds its parent's mask; nodes deeper than
+// the array start from every test (correct, merely slower).
+template <class P, int D, class S, class Shape, class Hit>
+void query_walk(P, const TreeCore<D, S>& core, const Shape& query_shape, std::uint32_t layers, QueryStats& st,
+                Hit& hit) {
+  const NodeStore<D, S>& store = core.store();
+  decltype(auto) shape = prepare(query_shape);
+  if constexpr (!P::kEveryLeaf) {
+    constexpr bool masked = requires(std::uint32_t& mask) { classify(shape, std::declval<const Box<D, S>&>(), mask); };
+    constexpr std::size_t kMaskDepth = 64;
+    std::uint32_t masks[kMaskDepth];
+    masks[0] = ~0u;  // the root is crossed without a test
+    store.walk(0, 0, [&](std::uint32_t n) {
+      ++st.nodes_visited;
+      if (!store.reaches(n, layers)) return Step::Skip;
+      Relation rel = Relation::Crossing;
+      if (n != 0) {
+        if constexpr (masked) {
+          const std::size_t d = static_cast<std::size_t>(store.depth(n));
+          std::uint32_t mask = d <= kMaskDepth ? masks[d - 1] : ~0u;
+          rel = classify(shape, store.bounds(n), mask);
+          if (d < kMaskDepth) masks[d] = mask;
+        } else {
+          rel = classify(shape, store.bounds(n));
+        }
+      }
+      if (rel == Relation::Outside) return Step::Skip;
+      if (rel == Relation::Inside) return report_subtree(store, n, layers, st, hit) ? Step::Skip : Step::Stop;
+      const bool go_on = report_entries(store.entries(n), layers, st, [&](const auto& e) {
+        ++st.box_tests;
+        return overlaps(shape, e.box);
+      }, hit);
+      return go_on ? Step::Descend : Step::Stop;
+    });
+  } else {
+    // Leaves: walk the leaves the clamped query box overlaps; an object listed by several of them is reported by
+    // the one that owns its report point against the query's box.
+    const Box<D, S> qbox = bounding_box(query_shape);
+    const Box<D, S> cq = core.clamped(qbox);
+    store.walk(0, 0, [&](std::uint32_t n) {
+      ++st.nodes_visited;
+      if (!store.reaches(n, layers) || !overlaps(store.cell(n), cq)) return Step::Skip;
+      const bool go_on = report_entries(store.entries(n), layers, st, [&](const auto& e) {
+        if (!overlaps(e.box, qbox) || !P::reports(store.cell(n), e.box, qbox, core.world())) return false;
+        ++st.box_tests;
+        // A box query's exact test is the bounding-box test just made.
+        if constexpr (std::is_same_v<std::remove_cvref_t<Shape>, Box<D, S>>) return true;
+        else return overlaps(shape, e.box);
+      }, hit);
+      return go_on ? Step::Descend : Step::Stop;
+    });
+  }
+}
+
+// Every unordered overlapping pair in `layers`, once; pair(a, b) gets the two stored entries.
+//
+// Loose and Parent: each entry is tested against the later entries of its node and against every node after its
+// own in pre-order (its descendants, then the rest), pruned by node bounds; each pair is met once.
+// Leaves: all pairs within each leaf; a pair listed by several leaves is reported by the one owning its report
+// point.
+template <class P, int D, class S, class Pair>
+void pairs_walk(P, const TreeCore<D, S>& core, std::uint32_t layers, PairStats& st, Pair& pair) {
+  const NodeStore<D, S>& store = core.store();
+  bool go_on = true;
+  auto report = [&](const auto& a, const auto& b) {
+    ++st.pairs;
+    if (pair(a, b)) return true;
+    st.stopped = true;
+    return false;
+  };
+  store.walk(0, 0, [&](std::uint32_t n) {
+    ++st.nodes_visited;
+    if (!store.reaches(n, layers)) return Step::Skip;
+    const auto entries = store.entries(n);
+    for (std::size_t i = 0; i < entries.size() && go_on; ++i) {
+      const auto& a = entries[i];
+      if ((a.layers & layers) == 0) continue;
+      for (std::size_t j = i + 1; j < entries.size() && go_on; ++j) {
+        const auto& b = entries[j];
+        if ((b.layers & layers) == 0) continue;
+        ++st.box_tests;
+        if (!overlaps(a.box, b.box)) continue;
+        if constexpr (P::kEveryLeaf)
+          if (!P::reports(store.cell(n), a.box, b.box, core.world())) continue;
+        go_on = report(a, b);
+      }
+      if constexpr (!P::kEveryLeaf) {
+        if (!go_on) break;
+        store.walk(n, 0, [&](std::uint32_t m) {
+          if (m == n) return Step::Descend;
+          ++st.nodes_visited;
+          if (!store.reaches(m, layers) || !overlaps(a.box, store.bounds(m))) return Step::Skip;
+          for (const auto& b : store.entries(m)) {
+            if ((b.layers & layers) == 0) continue;
+            ++st.box_tests;
+            if (overlaps(a.box, b.box) && !(go_on = report(a, b))) return Step::Stop;
+          }
+          return Step::Descend;
+        });
+      }
+    }
+    return go_on ? Step::Descend : Step::Stop;
+  });
+}
+
+// The leaves whose cells overlap the shape, in pre-order; report(n) returns false to stop. Cells wholly inside the
+// shape are reported without a test.
+template <int D, class S, class Shape, class Report>
+void nodes_walk(const NodeStore<D, S>& store, const Shape& query_shape, bool skip_empty, Report&& report) {
+  decltype(auto) shape = prepare(query_shape);
+  bool go_on = true;
+  auto visit_leaf = [&](std::uint32_t n) {
+    go_on = report(n);
+    return go_on ? Step::Skip : Step::Stop;
+  };
+  store.walk(0, 0, [&](std::uint32_t n) {
+    if (skip_empty && store.count(n) == 0) return Step::Skip;
+    const Relation rel = classify(shape, store.cell(n));
+    if (rel == Relation::Outside) return Step::Skip;
+    if (rel == Relation::Inside) {
+      // Every leaf below lies inside the shape too.
+      store.walk(n, n, [&](std::uint32_t m) {
+        if (skip_empty && store.count(m) == 0) return Step::Skip;
+        if (!store.is_leaf(m)) return Step::Descend;
+        return visit_leaf(m) == Step::Stop ? Step::Stop : Step::Skip;
+      });
+      return go_on ? Step::Skip : Step::Stop;
+    }
+    if (!store.is_leaf(n)) return Step::Descend;
+    return overlaps(shape, store.cell(n)) ? visit_leaf(n) : Step::Skip;
+  });
+}
+
+}  // namespace quadrant::detail
