@@ -281,13 +281,23 @@ class Tree {
     if (k == 0) return;
     using W = detail::WideScalar<S>;
     const W limit = W(max_distance) * W(max_distance);
-    auto key = [&](const box_type& b) -> std::optional<W> {
-      const W d = detail::squared_distance(point, b);
-      return d <= limit ? std::optional<W>(d) : std::nullopt;
+    // Always a key: KBestResults' bound (never above limit) turns away whatever is beyond max_distance.
+    auto key = [&](const box_type& b) { return std::optional<W>(detail::squared_distance(point, b)); };
+    // The answers' handles are rebuilt from records_ (their generation): start loading an answer's record as it
+    // is found, so the cache miss overlaps the rest of the walk instead of following it.
+    struct Results : detail::KBestResults<W> {
+      using detail::KBestResults<W>::KBestResults;
+      const Record* records;
+      void offer(const stored_entry& e, W d) {
+#if defined(__GNUC__) || defined(__clang__)
+        __builtin_prefetch(records + e.id);
+#endif
+        detail::KBestResults<W>::offer(e, d);
+      }
     };
-    using Results = detail::KBestResults<W>;
     detail::ScratchLease<typename Results::Found> found_lease;
     Results results(found_lease.get(), k, limit);
+    results.records = records_.data();
     const auto& store = core_.store();
     QueryStats st;
     detail::with_placement(core_.config().placement, [&](auto p) {

@@ -130,10 +130,12 @@ class KBestResults {
     K key;
     std::uint32_t id;
   };
-  KBestResults(std::vector<Found>& found, std::size_t k, K limit) noexcept : found_(found), k_(k), limit_(limit) {}
-  K bound() const noexcept { return found_.size() == k_ ? found_.front().key : limit_; }
+  KBestResults(std::vector<Found>& found, std::size_t k, K limit) noexcept : found_(found), k_(k), bound_(limit) {}
+  // A member offer keeps up to date (the limit until k are found, then the k-th best key), not recomputed from
+  // found_ on every call: the walk asks for it once per child node.
+  K bound() const noexcept { return bound_; }
   bool accepts(K key, std::uint32_t id) const noexcept {
-    return key <= limit_ && (found_.size() < k_ || better({key, id}, found_.front()));
+    return key <= bound_ && (found_.size() < k_ || better({key, id}, found_.front()));
   }
   template <class Entry>
   void offer(const Entry& e, K key) {
@@ -145,6 +147,7 @@ class KBestResults {
       found_.push_back(f);
     }
     std::push_heap(found_.begin(), found_.end(), better);
+    if (found_.size() == k_) bound_ = found_.front().key;
   }
   // The answers, nearest first.
   std::vector<Found>& sorted() {
@@ -156,7 +159,7 @@ class KBestResults {
   static bool better(const Found& a, const Found& b) noexcept { return a.key < b.key || (a.key == b.key && a.id < b.id); }
   std::vector<Found>& found_;
   std::size_t k_;
-  K limit_;
+  K bound_;
 };
 
 }  // namespace quadrant::detail
