@@ -15,11 +15,13 @@
 #include <string>
 #include <vector>
 
-#include "demo.hpp"  // Rng, median, Line, pair_key (shared with the demo scenarios)
+#include <quadrant_support/pairs.hpp>   // pair_key (shared with the demo scenarios)
+#include <quadrant_support/report.hpp>  // median, Line
+#include <quadrant_support/rng.hpp>     // Rng
 
 namespace quadrant_bench {
 
-using quadrant_tools::Rng;
+using quadrant_support::Rng;
 
 /// The options of `bench_peers`, as parsed.
 struct Options {
@@ -39,7 +41,7 @@ struct Answer {
     ++count;
     checksum += mix(key);
   }
-  void add_pair(std::uint32_t a, std::uint32_t b) noexcept { add(quadrant_tools::pair_key(a, b)); }
+  void add_pair(std::uint32_t a, std::uint32_t b) noexcept { add(quadrant_support::pair_key(a, b)); }
   void add(const Answer& other) noexcept {
     count += other.count;
     checksum += other.checksum;
@@ -111,7 +113,7 @@ class Report {
     r.n = n_;
     r.contender = contender;
     r.unit = unit_;
-    r.time_ms = quadrant_tools::median(samples);
+    r.time_ms = quadrant_support::median(samples);
     r.samples = samples.size();
     r.bytes_per_object = bytes_per_object;
     r.answer = answer;
@@ -158,7 +160,7 @@ class Report {
   }
 
   void print(const Row& r, bool reference) const {
-    quadrant_tools::Line line;
+    quadrant_support::Line line;
     line.add("  %-34s ", r.contender.c_str());
     if (r.parity) {
       line.add("%12.4g ", r.time_ms);

@@ -167,9 +167,7 @@ class UniformGrid : private GridLayout {
     // `out` is kept as a max-heap on distance while searching.
     auto consider = [&](std::uint32_t id) {
       const Box2& b = boxes_[id];
-      const float dx = std::max({b.min.x - p.x, 0.0f, p.x - b.max.x});
-      const float dy = std::max({b.min.y - p.y, 0.0f, p.y - b.max.y});
-      const float d = dx * dx + dy * dy;
+      const float d = quadrant::distance_squared(p, b);
       if (out.size() < k) {
         out.emplace_back(d, id);
         std::push_heap(out.begin(), out.end());

@@ -2,8 +2,9 @@
 // Workload streaming: a camera flies over a large map of static objects; every frame the streamer decides what to
 // load, unload and cancel (quadrant::Streamer: an octree frustum walk with plane masks, resident objects tested
 // against the kept regions) against a scan that tests every object's box with the same predicates and runs the
-// same state machine (the demo's BruteForceStreamer). Loads finish three frames after they are issued. Parity: every decision of every frame
-// (kind, frame, id, and for loads their rank), as count and checksum.
+// same state machine (BruteForceStreamer, support/quadrant_support, which the demo checks against too). Loads finish
+// three frames after they are issued. Parity: every decision of every frame (kind, frame, id, and for loads their
+// rank), as count and checksum.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -15,15 +16,16 @@
 
 #include <quadrant/streaming.hpp>
 
+#include <quadrant_support/brute_streamer.hpp>
+#include <quadrant_support/camera.hpp>  // the demo's camera maths (view_projection, column_major)
+
 #include "harness.hpp"
-#include "scene_streaming.hpp"  // the demo's camera maths (view_projection, column_major)
 
 namespace quadrant_bench {
 namespace {
 
 using quadrant::Box3;
 using quadrant::Vec3;
-namespace demo = quadrant_tools::streaming;
 
 constexpr float kPrefetch = 60, kMargin = 40;
 constexpr std::size_t kPerUpdate = 64, kInFlight = 256;
@@ -58,7 +60,9 @@ quadrant::StreamingSource<float> source_at(int f, int frames, float side) {
   const Vec3 eye{float(c + r * std::cos(t)), 40, float(c + r * std::sin(t))};
   const Vec3 target{float(eye.x - std::sin(t)), eye.y - 0.21f, float(eye.z + std::cos(t))};
   quadrant::StreamingSource<float> s;
-  s.frustum = quadrant::Frustum<float>::from_view_projection(demo::column_major(demo::view_projection({eye, target})));
+  // The demo's lens (quadrant_support::Lens{}: 60 degrees vertical, 16:9, near 0.5, far 400).
+  s.frustum = quadrant::Frustum<float>::from_view_projection(
+      quadrant_support::column_major(quadrant_support::view_projection({eye, target})));
   s.position = eye;
   s.prefetch_radius = kPrefetch;
   return s;
@@ -113,7 +117,7 @@ void run_streaming(const Options& opt, Report& report) {
 
     {
       const std::size_t heap0 = heap_in_use();
-      quadrant_tools::streaming::BruteForceStreamer scan(boxes, kMargin, kPerUpdate, kInFlight);
+      quadrant_support::BruteForceStreamer scan(boxes, kMargin, kPerUpdate, kInFlight);
       fly(report, "scan: every object tested", false, plan.frames, side, heap0, plan.n,
           [&](const quadrant::StreamingSource<float>& s, auto& loads, auto& unloads, auto& cancels) {
             scan.update(s);

@@ -162,4 +162,43 @@ TYPED_TEST(GeometryTest, CenterAndExtentAreExact) {
   for (int i = 0; i < D; ++i) EXPECT_TRUE(std::isfinite(c[i]));
 }
 
+// The query-shape contract (geometry/shape.hpp): every shape of the vocabulary models QueryShape for its own
+// dimension and scalar, in float and double; other types, and shapes of the other dimension or scalar, do not.
+template <class S>
+constexpr bool every_shape_models_query_shape() {
+  static_assert(QueryShape<Box<2, S>, 2, S>);
+  static_assert(QueryShape<Box<3, S>, 3, S>);
+  static_assert(QueryShape<Vec<2, S>, 2, S>);
+  static_assert(QueryShape<Vec<3, S>, 3, S>);
+  static_assert(QueryShape<Circle<S>, 2, S>);
+  static_assert(QueryShape<Ring<S>, 2, S>);
+  static_assert(QueryShape<Ellipse<S>, 2, S>);
+  static_assert(QueryShape<Sector<S>, 2, S>);
+  static_assert(QueryShape<OrientedBox<S>, 2, S>);
+  static_assert(QueryShape<ConvexPolygon<S>, 2, S>);
+  static_assert(QueryShape<Segment<2, S>, 2, S>);
+  static_assert(QueryShape<Segment<3, S>, 3, S>);
+  static_assert(QueryShape<Sphere<S>, 3, S>);
+  static_assert(QueryShape<Frustum<S>, 3, S>);
+  static_assert(!QueryShape<int, 2, S>);
+  static_assert(!QueryShape<S, 2, S>);
+  static_assert(!QueryShape<Box<3, S>, 2, S>);
+  static_assert(!QueryShape<Box<2, S>, 3, S>);
+  static_assert(!QueryShape<Vec<3, S>, 2, S>);
+  static_assert(!QueryShape<Circle<S>, 3, S>);
+  static_assert(!QueryShape<Sphere<S>, 2, S>);
+  static_assert(!QueryShape<Segment<3, S>, 2, S>);
+  static_assert(!QueryShape<Frustum<S>, 2, S>);
+  return true;
+}
+static_assert(every_shape_models_query_shape<float>());
+static_assert(every_shape_models_query_shape<double>());
+static_assert(!QueryShape<Box<2, float>, 2, double>);
+static_assert(!QueryShape<Circle<double>, 2, float>);
+
+TEST(QueryShape, EveryShapeModelsTheContract) {
+  EXPECT_TRUE(every_shape_models_query_shape<float>());
+  EXPECT_TRUE(every_shape_models_query_shape<double>());
+}
+
 }  // namespace

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <quadrant/version.hpp>
 
 #include "demo.hpp"
 #include "grid_nodes.hpp"
@@ -22,9 +23,6 @@
 #include "rotated_rects.hpp"
 #include "scene_streaming.hpp"
 
-#ifndef QUADRANT_VERSION
-#define QUADRANT_VERSION "unknown"
-#endif
 
 namespace {
 
@@ -52,7 +50,7 @@ constexpr int kMaxObjects = 1'000'000;
 constexpr int kMaxFrames = 100000;
 
 int run_demo(const DemoOptions& opt) {
-  std::printf("quadrant %s demo%s\n\n", QUADRANT_VERSION, opt.quick ? " (quick)" : "");
+  std::printf("quadrant %s demo%s\n\n", quadrant::version_string, opt.quick ? " (quick)" : "");
   bool ok = true;
   for (const Scenario& s : kScenarios) {
     if (opt.scenario != "all" && opt.scenario != s.name) continue;
@@ -66,7 +64,7 @@ int run_demo(const DemoOptions& opt) {
 
 int main(int argc, char** argv) {
   CLI::App app{"quadrant: a header-only C++20 quadtree / octree. Runs the library's demo scenarios.", "quadrant"};
-  app.set_version_flag("--version", std::string("quadrant ") + QUADRANT_VERSION);
+  app.set_version_flag("--version", std::string("quadrant ") + quadrant::version_string);
   app.require_subcommand(1);
 
   std::vector<std::string> names{"all"};

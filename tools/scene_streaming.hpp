@@ -35,28 +35,29 @@
 #include <quadrant/streaming.hpp>
 #include <quadrant/svg.hpp>
 
+#include <quadrant_support/brute_streamer.hpp>
+#include <quadrant_support/camera.hpp>
+
 #include "demo.hpp"
 
 namespace quadrant_tools::streaming {
 
 using quadrant::Box3;
 using quadrant::Vec3;
+using quadrant_support::BruteForceStreamer;
+using quadrant_support::Camera;
+using quadrant_support::column_major;
+using quadrant_support::Mat4;
+using quadrant_support::view_projection;  // with kLens: the demo's camera
 
 inline constexpr float kMapSide = 2048;  // the map is [0, 2048] on x and z; y is up, the ground at y = 0
 inline constexpr int kDefaultObjects = 50000;
 inline constexpr int kDefaultFrames = 240;
 inline constexpr int kQuickObjects = 5000;
 inline constexpr int kQuickFrames = 24;
-inline constexpr double kFovY = 60 * std::numbers::pi / 180, kAspect = 16.0 / 9, kNear = 0.5, kFar = 400;
-inline constexpr int kArticleDepth = 5;      // the article's maxDepth
+inline constexpr quadrant_support::Lens kLens{};  // 60 degrees vertical, 16:9, near 0.5, far 400
+inline constexpr int kArticleDepth = 5;       // the article's maxDepth
 inline constexpr float kArticleHeight = 128;  // the y extent of the article's cells (its mainBound)
-
-/// A 4 x 4 matrix, row-major, in double: the camera maths is done once per frame, precisely.
-using Mat4 = std::array<std::array<double, 4>, 4>;
-
-struct Camera {
-  Vec3 eye, target;
-};
 
 /// Where the camera is on frame f of `frames`: a figure of eight over the map's centre, 25..45 high, looking
 /// along the path and down by about 12 degrees.
@@ -71,41 +72,6 @@ inline Camera camera_at(int frame, int frames) {
   const float len = std::sqrt(quadrant::dot(dir, dir));
   dir = dir * (1 / len);
   return {eye, {eye.x + dir.x, eye.y - 0.21f, eye.z + dir.z}};
-}
-
-/// OpenGL's look-at and perspective (clip depth [-1, 1]), multiplied: clip = P * V * world.
-inline Mat4 view_projection(const Camera& cam) {
-  const double ex = cam.eye.x, ey = cam.eye.y, ez = cam.eye.z;
-  double f[3] = {cam.target.x - ex, cam.target.y - ey, cam.target.z - ez};
-  const double fl = std::sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
-  for (double& c : f) c /= fl;
-  // side = f x up (up = +y), then the true up = side x f.
-  double s[3] = {-f[2], 0, f[0]};
-  const double sl = std::sqrt(s[0] * s[0] + s[2] * s[2]);
-  s[0] /= sl, s[2] /= sl;
-  const double u[3] = {s[1] * f[2] - s[2] * f[1], s[2] * f[0] - s[0] * f[2], s[0] * f[1] - s[1] * f[0]};
-  const Mat4 view = {{{s[0], s[1], s[2], -(s[0] * ex + s[1] * ey + s[2] * ez)},
-                      {u[0], u[1], u[2], -(u[0] * ex + u[1] * ey + u[2] * ez)},
-                      {-f[0], -f[1], -f[2], f[0] * ex + f[1] * ey + f[2] * ez},
-                      {0, 0, 0, 1}}};
-  const double t = 1 / std::tan(kFovY / 2);
-  const Mat4 proj = {{{t / kAspect, 0, 0, 0},
-                      {0, t, 0, 0},
-                      {0, 0, (kFar + kNear) / (kNear - kFar), 2 * kFar * kNear / (kNear - kFar)},
-                      {0, 0, -1, 0}}};
-  Mat4 m{};
-  for (int r = 0; r < 4; ++r)
-    for (int c = 0; c < 4; ++c)
-      for (int k = 0; k < 4; ++k) m[r][c] += proj[r][k] * view[k][c];
-  return m;
-}
-
-/// The matrix as Frustum::from_view_projection takes it: column-major floats.
-inline std::array<float, 16> column_major(const Mat4& m) {
-  std::array<float, 16> out{};
-  for (int r = 0; r < 4; ++r)
-    for (int c = 0; c < 4; ++c) out[std::size_t(4 * c + r)] = float(m[r][c]);
-  return out;
 }
 
 /// The article's CheckBoundIsInCamera: the AND of the eight corners' clip-space out-codes is 0 (no single clip
@@ -243,102 +209,6 @@ inline std::size_t count_missing(const std::vector<std::uint32_t>& a, const std:
   return n;
 }
 
-/// The streamer's decisions recomputed by brute force (the demo's oracle and the benchmark's reference): every
-/// object's box tested with the wanted predicate each frame, resident objects that are not wanted with the kept
-/// predicate, and the state machine of docs/streaming.md written out again over flat arrays. Shares no code with
-/// quadrant::Streamer but the frustum's plane test (overlaps(Frustum, Box)).
-class BruteForceStreamer {
- public:
-  enum class State : std::uint8_t { Unloaded, Queued, Loading, Loaded };
-
-  BruteForceStreamer(const std::vector<Box3>& boxes, float margin, std::size_t per_update, std::size_t in_flight)
-      : boxes_(boxes), state_(boxes.size(), State::Unloaded), margin_(margin), per_update_(per_update),
-        in_flight_(in_flight) {}
-
-  std::vector<std::uint32_t> loads, unloads, cancels;  // the last update's requests (unloads, cancels by id)
-  std::size_t tests = 0;                               // boxes tested by the last update
-
-  /// Loading -> Loaded (true); anything else is a late completion (false).
-  bool mark_loaded(std::uint32_t id) {
-    if (state_[id] != State::Loading) return false;
-    state_[id] = State::Loaded;
-    --loading_, ++loaded_;
-    return true;
-  }
-  State state(std::uint32_t id) const { return state_[id]; }
-  std::size_t loading() const { return loading_; }
-  std::size_t loaded() const { return loaded_; }
-  std::size_t queued() const { return queued_; }
-
-  void update(const quadrant::StreamingSource<float>& s) {
-    loads.clear(), unloads.clear(), cancels.clear();
-    tests = 0;
-    queued_ = 0;
-    const double r2 = double(s.prefetch_radius) * double(s.prefetch_radius);
-    const double k = double(s.prefetch_radius) + double(margin_), k2 = k * k;
-    candidates_.clear();
-    for (std::uint32_t i = 0; i < boxes_.size(); ++i) {
-      const Box3& b = boxes_[i];
-      ++tests;
-      const double d2 = distance_squared(s.position, b);
-      const bool wanted = d2 <= r2 || (s.frustum && quadrant::overlaps(*s.frustum, b));
-      State& st = state_[i];
-      if (st == State::Queued) st = State::Unloaded;
-      if ((st == State::Loading || st == State::Loaded) && !wanted) {
-        ++tests;
-        if (!(d2 <= k2 || (s.frustum && in_grown_frustum(*s.frustum, b)))) {
-          if (st == State::Loading) cancels.push_back(i), --loading_;
-          else unloads.push_back(i), --loaded_;
-          st = State::Unloaded;
-        }
-      }
-      if (wanted && st == State::Unloaded) candidates_.push_back({d2, i});
-    }
-    std::sort(candidates_.begin(), candidates_.end());  // by (distance, id)
-    const std::size_t room = in_flight_ > loading_ ? in_flight_ - loading_ : 0;
-    const std::size_t issue = std::min({per_update_, room, candidates_.size()});
-    for (std::size_t c = 0; c < candidates_.size(); ++c) {
-      const std::uint32_t id = candidates_[c].second;
-      if (c < issue) {
-        state_[id] = State::Loading, ++loading_;
-        loads.push_back(id);
-      } else {
-        state_[id] = State::Queued, ++queued_;
-      }
-    }
-  }
-
- private:
-  static double distance_squared(const Vec3& p, const Box3& b) {
-    double sum = 0;
-    for (int i = 0; i < 3; ++i) {
-      double g = 0;
-      if (p[i] < b.min[i]) g = double(b.min[i]) - double(p[i]);
-      else if (p[i] > b.max[i]) g = double(p[i]) - double(b.max[i]);
-      sum += g * g;
-    }
-    return sum;
-  }
-  // The frustum's planes pushed out by the margin and its corners' box grown by it (docs/streaming.md).
-  bool in_grown_frustum(const quadrant::Frustum<float>& f, const Box3& b) const {
-    const Box3& c = f.corner_bounds();
-    for (int i = 0; i < 3; ++i)
-      if (c.max[i] + margin_ < b.min[i] || b.max[i] < c.min[i] - margin_) return false;
-    for (const quadrant::Plane<float>& pl : f.planes()) {
-      float v = pl.offset + margin_;
-      for (int i = 0; i < 3; ++i) v += pl.normal[i] * (pl.normal[i] >= 0 ? b.max[i] : b.min[i]);
-      if (v < 0) return false;
-    }
-    return true;
-  }
-
-  const std::vector<Box3>& boxes_;
-  std::vector<State> state_;
-  float margin_;
-  std::size_t per_update_, in_flight_, loading_ = 0, loaded_ = 0, queued_ = 0;
-  std::vector<std::pair<double, std::uint32_t>> candidates_;
-};
-
 /// What one frame did.
 struct FrameRow {
   Vec3 eye;
@@ -375,7 +245,7 @@ inline constexpr std::size_t kPerUpdate = 128, kInFlight = 384;  // its caps
 inline quadrant::StreamingSource<float> source_at(int frame, int frames) {
   const Camera cam = camera_at(frame, frames);
   quadrant::StreamingSource<float> s;
-  s.frustum = quadrant::Frustum<float>::from_view_projection(column_major(view_projection(cam)));
+  s.frustum = quadrant::Frustum<float>::from_view_projection(column_major(view_projection(cam, kLens)));
   s.position = cam.eye;
   s.prefetch_radius = kPrefetch;
   return s;
@@ -652,7 +522,8 @@ inline bool run_demo(const DemoOptions& opt) {
               "came into view since the last frame, unloads those that left it. Checked every frame: the query equals\n"
               "a scan of every object with the same test, lies within the article's out-code test, and holds every\n"
               "object whose centre projects inside the view.\n\n",
-              objects, double(kMapSide), double(kMapSide), kNear, kFar, frames, static_cast<unsigned long long>(opt.seed));
+              objects, double(kMapSide), double(kMapSide), kLens.near_plane, kLens.far_plane, frames,
+              static_cast<unsigned long long>(opt.seed));
 
   // One octree per placement over the same objects; Loose (the default) drives the frame table and the picture.
   struct PlacementRun {
@@ -678,7 +549,7 @@ inline bool run_demo(const DemoOptions& opt) {
   for (int f = 0; f < frames; ++f) {
     const Camera cam = camera_at(f, frames);
     // The engine's matrix is floats; every clip-space test below uses exactly those numbers.
-    const std::array<float, 16> matrix = column_major(view_projection(cam));
+    const std::array<float, 16> matrix = column_major(view_projection(cam, kLens));
     Mat4 m{};
     for (int r = 0; r < 4; ++r)
       for (int c = 0; c < 4; ++c) m[r][c] = matrix[std::size_t(4 * c + r)];

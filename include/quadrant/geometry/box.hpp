@@ -219,24 +219,7 @@ constexpr Box<D, S> clamp(const Box<D, S>& b, const Box<D, S>& into) noexcept {
   return Box<D, S>{clamp(b.min, into), clamp(b.max, into)};
 }
 
-/// Squared Euclidean distance from `p` to the closed box `b`; 0 when p is inside. O(D).
-template <int D, class S>
-constexpr S distance_squared(const Vec<D, S>& p, const Box<D, S>& b) noexcept {
-  S sum = 0;
-  for (int i = 0; i < D; ++i) {
-    S d = 0;
-    if (p[i] < b.min[i]) d = b.min[i] - p[i];
-    else if (p[i] > b.max[i]) d = p[i] - b.max[i];
-    sum += d * d;
-  }
-  return sum;
-}
-
-/// Euclidean distance from `p` to the closed box `b`; 0 when p is inside.
-template <int D, class S>
-S distance(const Vec<D, S>& p, const Box<D, S>& b) noexcept {
-  return std::sqrt(distance_squared(p, b));
-}
+// distance_squared and distance (point to box) are in distance.hpp, with the library's other point-to-box distances.
 
 /// A box centred on `c` with half side lengths `half`.
 template <int D, class S>

@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "box.hpp"
+#include "numeric.hpp"
 
 namespace quadrant {
 
@@ -226,8 +227,8 @@ Frustum<S> Frustum<S>::from_view_projection(const std::array<S, 16>& m, ClipDept
   for (int r = 0; r < 3; ++r) size = std::max({size, hi[r] - lo[r], std::abs(lo[r]), std::abs(hi[r])});
   const double margin = std::max(16 * eps, 1e-10) * size;
   for (int r = 0; r < 3; ++r) {
-    f.bounds_.min[r] = std::nextafter(static_cast<S>(lo[r] - margin), -inf);
-    f.bounds_.max[r] = std::nextafter(static_cast<S>(hi[r] + margin), inf);
+    f.bounds_.min[r] = detail::next_below<S>(lo[r] - margin);
+    f.bounds_.max[r] = detail::next_above<S>(hi[r] + margin);
   }
   return f;
 }

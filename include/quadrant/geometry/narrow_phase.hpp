@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // quadrant — exact narrow-phase tests between the 2D shapes a game collides: circles, oriented boxes and convex
 // polygons, plus point containment. All are closed (touching counts), allocation-free and O(vertices) or
-// O(vertices of one * vertices of the other) for two polygons. (Circle–circle and sphere–sphere are in round.hpp;
+// O(vertices of one * vertices of the other) for two polygons. (Circle–circle and sphere–sphere are in circle.hpp;
 // a shape against an axis-aligned box is overlaps(shape, box) next to the shape.)
 //
 // Threads: every function here is pure; call it from any thread.
@@ -12,7 +12,7 @@
 
 #include "box.hpp"
 #include "polygon.hpp"
-#include "round.hpp"
+#include "circle.hpp"
 
 namespace quadrant {
 

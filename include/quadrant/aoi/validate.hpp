@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// quadrant internals: AoiWorld::validate, the invariants of the candidate lists checked by brute force. Included by
-// aoi.hpp; not for direct inclusion.
+// quadrant internals: AoiWorld::validate, the invariants of the candidate lists checked by brute force (a member
+// of AoiWorld, world.hpp). Not for direct inclusion: <quadrant/aoi.hpp> brings it.
 #pragma once
 
 #include <algorithm>
@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "world.hpp"
 
 namespace quadrant {
 

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
-// quadrant internals: Streamer::update and Streamer::validate. Included by streaming.hpp; not for direct inclusion.
+// quadrant internals: Streamer::update and Streamer::validate, members of Streamer (streamer.hpp). Not for direct
+// inclusion: <quadrant/streaming.hpp> brings it.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+
+#include "regions.hpp"
+#include "streamer.hpp"
 
 namespace quadrant {
 
@@ -39,7 +43,7 @@ const StreamUpdate<S>& Streamer<S>::update(std::span<const source_type> sources)
                                        const Object& o = objects_[slot];
                                        if (o.wanted_stamp == stamp_) return;
                                        ++st.box_tests;
-                                       if (detail::distance_squared_to_box(src.position, o.bounds) <= r2)
+                                       if (detail::squared_distance_as<double>(src.position, o.bounds) <= r2)
                                          mark_wanted(slot);
                                      });
     st.nodes_visited += q.nodes_visited;
@@ -83,7 +87,8 @@ const StreamUpdate<S>& Streamer<S>::update(std::span<const source_type> sources)
     const Object& o = objects_[slot];
     if (o.state != StreamState::Unloaded) continue;
     double key = std::numeric_limits<double>::infinity();
-    for (const source_type& src : sources) key = std::min(key, detail::distance_squared_to_box(src.position, o.bounds));
+    for (const source_type& src : sources)
+      key = std::min(key, detail::squared_distance_as<double>(src.position, o.bounds));
     candidates_.push_back(Candidate{key, o.id, slot});
   }
   const std::size_t room =

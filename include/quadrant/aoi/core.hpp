@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
-// quadrant internals: the state and the tick machinery behind AoiWorld (aoi.hpp). Not for direct inclusion.
+// quadrant internals: the state and the tick machinery behind AoiWorld (aoi/world.hpp). Not for direct inclusion:
+// <quadrant/aoi.hpp> brings it.
 //
 // Idea (Verlet lists with per-entity anchors). Each entity has an anchor, a point within skin / 2 of its position
 // (its position when it last re-anchored, or ahead of it for a runner: see lead_anchor); it re-anchors when it
 // drifts more than skin / 2 from it. Let reach(W) = view_radius + hysteresis + skin. Invariant, between ticks:
 // cand[W] holds one entry for every eligible target T (a marker whose layers share a bit with W's) whose anchor lies
 // within reach(W) of W's anchor (in_range, with a rounding tolerance), and nothing else; rcand[T] names every watcher
-// holding an entry of T, and may name others (see aoi_links.hpp: removing a watcher from a long reverse list would
+// holding an entry of T, and may name others (see aoi/links.hpp: removing a watcher from a long reverse list would
 // cost a search, so the lists are cleaned in passes instead). Every position is within skin / 2 of its anchor, so
 // every T within view_radius + hysteresis of W has an entry: a tick tests only the candidates, and only of the
 // watchers whose neighbourhood changed. An entry carries the seen bit (W saw T at the last tick): the relation lives
@@ -35,22 +36,10 @@
 #endif
 
 #include "../geometry.hpp"
-#include "../tree.hpp"
+#include "../handle.hpp"
+#include "events.hpp"
 
 namespace quadrant {
-
-/// Which roles an entity plays: a watcher sees, a marker is seen, Both does both.
-enum class AoiMode : std::uint8_t { Watcher = 1, Marker = 2, Both = 3 };
-
-/// One change of the who-sees-whom relation, reported by AoiWorld::tick.
-struct AoiEvent {
-  /// Enter: `watcher` sees `target` now and did not at the previous tick. Leave: the reverse.
-  enum class Kind : std::uint8_t { Enter, Leave } kind;
-  std::uint64_t watcher;  ///< the id of the entity that sees
-  std::uint64_t target;   ///< the id of the entity seen
-  /// Exact equality of all three fields.
-  friend constexpr bool operator==(const AoiEvent&, const AoiEvent&) = default;
-};
 
 namespace detail::aoi {
 
@@ -87,23 +76,6 @@ inline double dist2(const Vec<2, S>& a, const Vec<2, S>& b) noexcept {
   const double dx = static_cast<double>(a.x) - static_cast<double>(b.x);
   const double dy = static_cast<double>(a.y) - static_cast<double>(b.y);
   return dx * dx + dy * dy;
-}
-
-// The box centre +- half (computed in double), rounded outwards to S so it holds every point within `half`.
-template <class S>
-Box<2, S> outward_box(const Vec<2, S>& c, double half) noexcept {
-  auto down = [](double v) {
-    S s = static_cast<S>(std::max(v, static_cast<double>(std::numeric_limits<S>::lowest())));
-    if (static_cast<double>(s) > v) s = std::nextafter(s, std::numeric_limits<S>::lowest());
-    return s;
-  };
-  auto up = [](double v) {
-    S s = static_cast<S>(std::min(v, static_cast<double>(std::numeric_limits<S>::max())));
-    if (static_cast<double>(s) < v) s = std::nextafter(s, std::numeric_limits<S>::max());
-    return s;
-  };
-  const double x = static_cast<double>(c.x), y = static_cast<double>(c.y);
-  return Box<2, S>{{down(x - half), down(y - half)}, {up(x + half), up(y + half)}};
 }
 
 [[noreturn]] inline void fail(const char* what, const std::string& defect) {
@@ -152,7 +124,7 @@ struct Cold {
   std::uint32_t stale_count = 0;        // entries of cand with the stale bit
   std::uint32_t dirty_tick = 0;         // the tick that last marked it for evaluation
   std::uint32_t stale_tick = 0;         // the last tick that gave it a stale entry in some list
-  std::uint32_t left_tick = 0;          // the last tick that left entries behind in its list (see aoi_links.hpp)
+  std::uint32_t left_tick = 0;          // the last tick that left entries behind in its list (see aoi/links.hpp)
   std::uint32_t left_head = 0;          // then: the first of them in AoiWorld::left_
   Vec<2, S> origin{};                   // its position when it last re-anchored
   double path = 0;                      // the length of its moves since then (see lead_anchor)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// quadrant internals: AoiWorld's candidate lists — re-anchoring an entity and relinking its lists. Included by
-// aoi.hpp; not for direct inclusion. The invariant is in detail/aoi_core.hpp.
+// quadrant internals: AoiWorld's candidate lists — re-anchoring an entity and relinking its lists: members of
+// AoiWorld (world.hpp). Not for direct inclusion: <quadrant/aoi.hpp> brings it. The invariant is in core.hpp.
 //
 // Forward lists are exact between ticks: cand[w] holds one entry per eligible target t with in_range(w, t). While a
 // tick applies its mutations they stay exact for every pair neither of whose anchors has moved since the pair was
@@ -22,6 +22,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <vector>
+
+#include "../geometry.hpp"
+#include "world.hpp"
 
 namespace quadrant {
 
@@ -101,36 +104,17 @@ struct Crescent {
   double reach2;  // the disc's radius squared, grown so that rounding cannot prune a point within it
   double keep2;   // keep squared, shrunk so that rounding cannot prune a point beyond keep
 };
-// The smallest squared distance from p to a point of b, in double.
-template <class S>
-double min_dist2(const Vec<2, S>& p, const Box<2, S>& b) noexcept {
-  double d2 = 0;
-  for (int i = 0; i < 2; ++i) {
-    const double v = static_cast<double>(p[i]);
-    d2 += sq(std::max({static_cast<double>(b.min[i]) - v, 0.0, v - static_cast<double>(b.max[i])}));
-  }
-  return d2;
-}
-// The largest squared distance from p to a point of b, in double.
-template <class S>
-double max_dist2(const Vec<2, S>& p, const Box<2, S>& b) noexcept {
-  double d2 = 0;
-  for (int i = 0; i < 2; ++i) {
-    const double lo = std::abs(static_cast<double>(p[i]) - static_cast<double>(b.min[i]));
-    const double hi = std::abs(static_cast<double>(b.max[i]) - static_cast<double>(p[i]));
-    d2 += sq(std::max(lo, hi));
-  }
-  return d2;
-}
 template <class S>
 void check_shape(const Crescent<S>&) noexcept {}
 template <class S>
 Box<2, S> bounding_box(const Crescent<S>& c) noexcept {
   return c.box;
 }
+// Distances in double: to b's nearest point from the new anchor, to its farthest corner from the old one.
 template <class S>
 bool overlaps(const Crescent<S>& c, const Box<2, S>& b) noexcept {
-  return quadrant::overlaps(c.box, b) && min_dist2(c.new_at, b) <= c.reach2 && !(max_dist2(c.old_at, b) <= c.keep2);
+  return quadrant::overlaps(c.box, b) && squared_distance_as<double>(c.new_at, b) <= c.reach2 &&
+         !(squared_max_distance_as<double>(c.old_at, b) <= c.keep2);
 }
 template <class S>
 Relation classify(const Crescent<S>& c, const Box<2, S>& b) noexcept {
@@ -200,7 +184,7 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
                          marker_layers != 0 ? min_reach_ : std::numeric_limits<double>::infinity());
   keep = std::isinf(keep) ? -1.0 : keep * (1 - 1e-9);
   const double outer = half + 3 * kTol * (half + max_abs(an.at));
-  const Crescent<S> region{outward_box(an.at, outer), an.at, old.at, sq(outer), keep < 0 ? -1.0 : sq(keep)};
+  const Crescent<S> region{detail::round_out_box(an.at, outer), an.at, old.at, sq(outer), keep < 0 ? -1.0 : sq(keep)};
   // Only a target given a stale entry at this tick can have one to revive (stale entries never outlive a tick).
   const bool may_revive = cold_[s].stale_tick == tick_no_;
   // A watcher w newly in reach of s (as a marker) gets an entry and looks again at this tick.
@@ -372,7 +356,7 @@ void AoiWorld<S>::relink(std::uint32_t s, const Anchor& old, bool added) {
   const Anchor& an = anchors_[s];
   const double half = std::max(watcher ? an.reach : 0.0, marker_layers != 0 ? big_reach_ : 0.0);
   bodies_.query(
-      outward_box(an.at, half + 3 * kTol * (half + max_abs(an.at))),
+      detail::round_out_box(an.at, half + 3 * kTol * (half + max_abs(an.at))),
       [&](Handle, const std::uint32_t& f) {
         if (f == s) return;
         if (watcher && (hot_[f].marker_layers & layers) != 0 && in_range(s, f)) as_target(f);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// quadrant internals: the regions a streaming source wants and keeps, as exact, documented predicates. Included by
-// streaming.hpp; not for direct inclusion.
+// quadrant internals: the regions a streaming source wants and keeps, as exact, documented predicates, used by
+// Streamer (streamer.hpp, update.hpp). Not for direct inclusion: <quadrant/streaming.hpp> brings it.
 //
 // Every test here is written out in the order docs/streaming.md gives, so that an independent reimplementation
 // (the tests' oracle) gets bit-identical answers on boundary cases.
@@ -14,19 +14,9 @@
 
 namespace quadrant::detail {
 
-/// Squared distance from point p to box b (0 inside), in double: per axis the gap to the nearest face (the
-/// coordinates converted to double first, then subtracted), squared, summed x, y, z.
-template <class S>
-double distance_squared_to_box(const Vec<3, S>& p, const Box<3, S>& b) noexcept {
-  double sum = 0;
-  for (int i = 0; i < 3; ++i) {
-    double gap = 0;
-    if (p[i] < b.min[i]) gap = double(b.min[i]) - double(p[i]);
-    else if (p[i] > b.max[i]) gap = double(p[i]) - double(b.max[i]);
-    sum += gap * gap;
-  }
-  return sum;
-}
+// The squared distance from a point to a box, in double, is detail::squared_distance_as<double> (distance.hpp):
+// per axis the gap to the nearest face (the coordinates converted to double first, then subtracted), squared,
+// summed x, y, z.
 
 /// The square of a radius, in double (r converted to double first).
 template <class S>
@@ -38,11 +28,10 @@ double radius_squared(S r) noexcept {
 /// double, then rounded outwards into S (one step past the rounding), so no such box is cut off.
 template <class S>
 Box<3, S> ball_bounds(const Vec<3, S>& p, double r) noexcept {
-  constexpr S inf = std::numeric_limits<S>::infinity();
   Box<3, S> b;
   for (int i = 0; i < 3; ++i) {
-    b.min[i] = std::nextafter(static_cast<S>(double(p[i]) - r), -inf);
-    b.max[i] = std::nextafter(static_cast<S>(double(p[i]) + r), inf);
+    b.min[i] = next_below<S>(double(p[i]) - r);
+    b.max[i] = next_above<S>(double(p[i]) + r);
   }
   return b;
 }
@@ -97,7 +86,7 @@ bool in_grown_frustum(const KeptRegion<S>& k, const Box<3, S>& b) noexcept {
 /// The kept test of one source: in the grown frustum, or within prefetch + margin of the position.
 template <class S>
 bool in_kept_region(const KeptRegion<S>& k, const Box<3, S>& b) noexcept {
-  if (distance_squared_to_box(k.position, b) <= k.keep_squared) return true;
+  if (squared_distance_as<double>(k.position, b) <= k.keep_squared) return true;
   return k.has_frustum && in_grown_frustum(k, b);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // quadrant internals: AoiWorld's memory layout — slots renumbered along a Morton curve, and the events of a tick
-// put in (watcher id, target id) order. Included by aoi.hpp; not for direct inclusion.
+// put in (watcher id, target id) order: members of AoiWorld (world.hpp). Not for direct inclusion:
+// <quadrant/aoi.hpp> brings it.
 //
 // Why: a watcher's evaluation reads the records of its candidates, which are its neighbours in space. With slots
 // in the order ids were added (random in space, in a server), every read is a cache miss; with slots in Morton
@@ -13,33 +14,15 @@
 #include <utility>
 #include <vector>
 
+#include "../detail/morton.hpp"
+#include "world.hpp"
+
 namespace quadrant {
 
-namespace detail::aoi {
-// Interleaves the bits of two 16-bit numbers (x in the even bits).
-inline std::uint32_t interleave(std::uint32_t x, std::uint32_t y) noexcept {
-  auto spread = [](std::uint32_t v) {
-    v &= 0xffffu;
-    v = (v | (v << 8)) & 0x00ff00ffu;
-    v = (v | (v << 4)) & 0x0f0f0f0fu;
-    v = (v | (v << 2)) & 0x33333333u;
-    v = (v | (v << 1)) & 0x55555555u;
-    return v;
-  };
-  return spread(x) | (spread(y) << 1);
-}
-}  // namespace detail::aoi
-
-// The Morton key of a point: its cell in a 65536 x 65536 grid over the world (points outside clamp to the border).
+// The Morton key of a point: its cell in a 65536 x 65536 grid over the world (detail/morton.hpp).
 template <class S>
 std::uint32_t AoiWorld<S>::morton(const Vec<2, S>& p) const noexcept {
-  const Box<2, S>& w = settings_.world;
-  auto cell = [](double v, double lo, double hi) {
-    const double f = (v - lo) / (hi - lo) * 65536.0;
-    return static_cast<std::uint32_t>(std::clamp(f, 0.0, 65535.0));
-  };
-  return detail::aoi::interleave(cell(static_cast<double>(p.x), static_cast<double>(w.min.x), static_cast<double>(w.max.x)),
-                                 cell(static_cast<double>(p.y), static_cast<double>(w.min.y), static_cast<double>(w.max.y)));
+  return detail::morton_key(p, settings_.world);
 }
 
 // Renumbers the slots: live ones in Morton order of their anchors, free ones after them; rewrites every list, the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // quadrant internals: AoiWorld's tick — apply the recorded mutations, keep the candidate lists, evaluate the
-// watchers whose neighbourhood changed, collect the events. Included by aoi.hpp; not for direct inclusion.
-// The invariant and the idea are in detail/aoi_core.hpp.
+// watchers whose neighbourhood changed, collect the events: members of AoiWorld (world.hpp). Not for direct
+// inclusion: <quadrant/aoi.hpp> brings it. The invariant and the idea are in core.hpp.
 #pragma once
 
 #include <algorithm>
@@ -9,13 +9,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "world.hpp"
+
 namespace quadrant {
 
 // A tick: (1) apply each recorded mutation; an entity that drifted more than skin / 2, or changed radius, mode or
-// layers, re-anchors and relinks its lists (aoi_links.hpp); the watchers that may see a change are marked dirty.
+// layers, re-anchors and relinks its lists (links.hpp); the watchers that may see a change are marked dirty.
 // (2) Evaluate the dirty watchers against their candidates, in ascending id order so that the events come out
 // ordered. When many entities changed (an eighth or more), every watcher is evaluated instead — cheaper than the
-// marking — in slot order (which follows space, see aoi_layout.hpp), and the events are then put in id order.
+// marking — in slot order (which follows space, see layout.hpp), and the events are then put in id order.
 // (3) Free the removed slots; now and then renumber the slots.
 template <class S>
 void AoiWorld<S>::run_tick() {
@@ -46,7 +48,7 @@ void AoiWorld<S>::run_tick() {
   }
 
   if (all_dirty_) {
-    // Slot order follows space (see aoi_layout.hpp): neighbours' records are in cache. Events are put in id order
+    // Slot order follows space (see layout.hpp): neighbours' records are in cache. Events are put in id order
     // afterwards.
     if (ranks_stale_) update_ranks();
     ranks_stale_ = false;
@@ -71,7 +73,7 @@ void AoiWorld<S>::run_tick() {
       --live_count_;
     }
   }
-  // Renumber once the entities have moved about a skin on average, or many joined (see aoi_layout.hpp).
+  // Renumber once the entities have moved about a skin on average, or many joined (see layout.hpp).
   if (live_count_ >= 64 &&
       (reanchors_since_renumber_ >= 2 * live_count_ || 4 * adds_since_renumber_ >= live_count_))
     renumber();
@@ -184,7 +186,7 @@ std::uint32_t AoiWorld<S>::next_stamp() {
 
 // One watcher's new visible set and its events, in one pass over its candidates. The entry of a target carries the
 // seen bit (the pair held at the last tick), which picks the radius: view radius, or view radius + hysteresis.
-// Entries out of reach (stale, or left behind by a target that re-anchored: see aoi_links.hpp) and entries of
+// Entries out of reach (stale, or left behind by a target that re-anchored: see links.hpp) and entries of
 // targets no longer eligible (removed, mode or layers changed) report their Leave, if seen, and are dropped.
 template <class S>
 void AoiWorld<S>::evaluate(std::uint32_t w) {

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: MIT
+// quadrant — AoiWorld, the MMO area of interest: who sees whom, Enter / Leave events per tick, and skill-area
+// queries. This header declares the class; its longer members are defined in links.hpp, tick.hpp, layout.hpp and
+// validate.hpp beside it. Include <quadrant/aoi.hpp>, which brings them all.
+//
+// An AoiWorld holds entities (64-bit ids) with a position, a view radius, a mode (watcher, marker or both), a layer
+// mask and a body radius. Mutations (add, move, set_view_radius, set_layers, remove) are recorded and take effect at
+// the next tick(); tick() computes the new relation and reports its change as events ordered by (watcher, target).
+// Between ticks, for_each_visible / for_each_watcher / query report the state of the last tick.
+//
+// Relation after a tick: W sees T (W != T) iff W is a watcher, T a marker, their layers share a bit, and
+// dist(W, T) <= W's view radius — or W saw T at the previous tick and dist(W, T) <= view radius + hysteresis.
+// Distances are Euclidean between positions, compared squared in double: (dx^2 + dy^2 <= r^2).
+//
+// Cost: a tick re-tests only the watchers near something that moved or changed, each against a candidate list
+// (Verlet list) kept with a skin distance — see aoi/core.hpp and docs/aoi.md. No allocation per tick once
+// the lists, trees and the event buffer have grown to their working size.
+//
+// Threads: const members (for_each_visible, for_each_watcher, query, contains, size...) may run concurrently with
+// each other; every mutation and tick() need exclusive access.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "../config.hpp"
+#include "../detail/callbacks.hpp"
+#include "../detail/scratch.hpp"
+#include "../geometry.hpp"
+#include "../handle.hpp"
+#include "../tree.hpp"
+#include "core.hpp"
+#include "events.hpp"
+
+namespace quadrant {
+
+/// How an AoiWorld is set up. Checked by the AoiWorld constructor.
+template <class S = float>
+struct AoiSettings {
+  /// The region where entities usually are (the trees' root cell). Entities outside it still work, only slower.
+  /// Finite with min < max on both axes.
+  Box<2, S> world;
+  /// A pair already visible stays visible until its distance exceeds view radius + hysteresis (no flapping at the
+  /// edge). Finite, >= 0. See docs/aoi.md for advice (a few ticks of movement).
+  S hysteresis = 0;
+  /// Verlet skin: an entity re-indexes its neighbourhood after drifting more than skin / 2. Bigger: fewer
+  /// re-indexings, more candidates tested per tick (see docs/aoi.md). 0 (the default) picks 0.6 times the median
+  /// view radius + hysteresis of the watchers at the first tick that has some. Finite, >= 0.
+  S skin = 0;
+  /// Depth limit of the internal trees (see Config::max_depth).
+  int max_depth = 8;
+  /// Split threshold of the internal trees (see Config::split_threshold); must be >= 1.
+  int split_threshold = 8;
+};
+
+/// The area-of-interest world. Not copyable (it owns trees and large per-entity lists); movable.
+/// Ids are any 64-bit values chosen by the caller. See the file comment for semantics and threads.
+template <class S = float>
+class AoiWorld {
+ public:
+  using vec_type = Vec<2, S>;  ///< a position
+
+  /// An empty world. Throws std::invalid_argument for bad settings (empty or non-finite world, negative or
+  /// non-finite hysteresis or skin, max_depth < 0, split_threshold < 1).
+  explicit AoiWorld(const AoiSettings<S>& settings)
+      : settings_(checked(settings)),
+        skin_(settings.skin > 0 ? static_cast<double>(settings.skin) : auto_skin(settings.world)),
+        bodies_(tree_config(settings)),
+        ranges_(tree_config(settings)) {}
+
+  /// Not copyable: a world owns its trees and lists (copy the game state and build another).
+  AoiWorld(const AoiWorld&) = delete;
+  /// Not copyable.
+  AoiWorld& operator=(const AoiWorld&) = delete;
+  /// Takes the other world's entities and memory; the other may only be destroyed or assigned to.
+  AoiWorld(AoiWorld&&) noexcept = default;
+  /// Takes the other world's entities and memory.
+  AoiWorld& operator=(AoiWorld&&) noexcept = default;
+  /// Frees everything.
+  ~AoiWorld() = default;
+
+  /// The settings the world was built with.
+  const AoiSettings<S>& settings() const noexcept { return settings_; }
+  /// The skin in use (settings().skin, or the automatic value once chosen).
+  S skin() const noexcept { return static_cast<S>(skin_); }
+
+  /// Adds entity `id` at `position`; it joins the relation at the next tick. `layers` 0 makes it invisible to
+  /// everything (and blind). Re-adding an id removed since the last tick is allowed: it is the same id with new
+  /// values (its pairs continue if they still hold). Throws std::invalid_argument, changing nothing, for an id
+  /// already present, a NaN / infinite position, a NaN / negative / infinite radius, or a mode outside AoiMode.
+  /// Amortised O(1); allocates when the world grows. May be called from any callback of this world.
+  void add(std::uint64_t id, vec_type position, S view_radius, AoiMode mode = AoiMode::Both,
+           std::uint32_t layers = ~0u, S body_radius = 0) {
+    detail::aoi::check_position(position, "add");
+    detail::aoi::check_radius(view_radius, "add", "view_radius");
+    detail::aoi::check_radius(body_radius, "add", "body_radius");
+    if (mode != AoiMode::Watcher && mode != AoiMode::Marker && mode != AoiMode::Both)
+      detail::aoi::fail("add", "mode is not an AoiMode value");
+    const auto it = slot_of_.find(id);
+    std::uint32_t s;
+    if (it != slot_of_.end()) {
+      s = it->second;
+      if ((cold_[s].flags & detail::aoi::kRemoved) == 0)
+        detail::aoi::fail("add", "id " + std::to_string(id) + " is already in the world");
+      cold_[s].flags = static_cast<std::uint16_t>(cold_[s].flags & ~detail::aoi::kRemoved);
+    } else {
+      s = new_slot(id);  // may throw bad_alloc before anything is recorded
+      slot_of_.emplace(id, s);
+      cold_[s].flags = detail::aoi::kAdded;
+    }
+    detail::aoi::Cold<S>& c = cold_[s];
+    c.next_pos = position;
+    c.next_view_radius = view_radius;
+    c.next_body_radius = body_radius;
+    c.next_mode = mode;
+    c.next_layers = layers;
+    c.flags |= detail::aoi::kMoved | detail::aoi::kChanged;
+    enlist(s);
+  }
+
+  /// Moves entity `id` to `position` at the next tick (the last move before a tick wins). Throws
+  /// std::invalid_argument, changing nothing, for an unknown or removed id or a NaN / infinite position. O(1).
+  void move(std::uint64_t id, vec_type position) {
+    detail::aoi::check_position(position, "move");
+    const std::uint32_t s = present(id, "move");
+    cold_[s].next_pos = position;
+    cold_[s].flags |= detail::aoi::kMoved;
+    enlist(s);
+  }
+
+  /// Gives entity `id` a new view radius at the next tick. A pair seen before stays seen while within the new
+  /// radius + hysteresis. Throws std::invalid_argument, changing nothing, for an unknown id or a NaN, negative or
+  /// infinite radius. O(1).
+  void set_view_radius(std::uint64_t id, S radius) {
+    detail::aoi::check_radius(radius, "set_view_radius", "radius");
+    const std::uint32_t s = present(id, "set_view_radius");
+    cold_[s].next_view_radius = radius;
+    cold_[s].flags |= detail::aoi::kChanged;
+    enlist(s);
+  }
+
+  /// Gives entity `id` a new layer mask at the next tick (an addition to the contract). Throws
+  /// std::invalid_argument, changing nothing, for an unknown id. O(1).
+  void set_layers(std::uint64_t id, std::uint32_t layers) {
+    const std::uint32_t s = present(id, "set_layers");
+    cold_[s].next_layers = layers;
+    cold_[s].flags |= detail::aoi::kChanged;
+    enlist(s);
+  }
+
+  /// Removes entity `id` at the next tick: that tick reports a Leave for each of its pairs. Throws
+  /// std::invalid_argument, changing nothing, for an unknown or already removed id. O(1).
+  void remove(std::uint64_t id) {
+    const std::uint32_t s = present(id, "remove");
+    cold_[s].flags |= detail::aoi::kRemoved;
+    enlist(s);
+  }
+
+  /// Applies every recorded mutation, computes the relation and calls on_event(const AoiEvent&) for each change,
+  /// ordered by (watcher id, target id), each pair at most once. During the callbacks the world already holds the
+  /// new relation (for_each_* report it); mutations made from a callback are recorded for the next tick. If a
+  /// callback throws, the tick is still complete; the remaining events are not reported. Cost: the watchers near
+  /// something that moved or changed, times their candidates, plus O(events log events per watcher); allocates
+  /// nothing once warm. Throws std::logic_error when called from inside one of its own callbacks.
+  template <class Fn>
+  void tick(Fn&& on_event) {
+    if (in_tick_) throw std::logic_error("quadrant: aoi: tick called from inside a tick callback");
+    in_tick_ = true;
+    struct Reset {
+      bool& flag;
+      ~Reset() { flag = false; }
+    } reset{in_tick_};
+    run_tick();
+    // By index: callbacks may grow other buffers, never events_ (a nested tick is refused).
+    for (std::size_t i = 0; i < events_.size(); ++i) {
+      const AoiEvent e = events_[i];
+      on_event(e);
+    }
+  }
+
+  /// Calls fn(std::uint64_t target) for each entity `watcher` saw at the last tick, in ascending id order. An id
+  /// added since the last tick sees nothing yet; an id removed since still reports its last relation. Throws
+  /// std::invalid_argument for an id that is neither. fn may mutate the world (recorded for the next tick).
+  /// O(c + k log k) for c candidates and k targets; uses a per-thread buffer.
+  template <class Fn>
+  void for_each_visible(std::uint64_t watcher, Fn&& fn) const {
+    const std::uint32_t s = known(watcher, "for_each_visible");
+    Buffer buf;
+    for (const std::uint32_t* e = cand_.begin(s); e != cand_.end(s); ++e)
+      if ((*e & kSeenBit) != 0) buf.get().push_back(ids_[*e & kSlotMask]);
+    deliver(buf, fn);
+  }
+
+  /// Calls fn(std::uint64_t watcher) for each entity that saw `target` at the last tick, in ascending id order.
+  /// Same rules for ids as for_each_visible. O(c * v) for c candidate watchers and v of their visible lengths.
+  template <class Fn>
+  void for_each_watcher(std::uint64_t target, Fn&& fn) const {
+    const std::uint32_t s = known(target, "for_each_watcher");
+    Buffer buf;
+    for (std::uint32_t w : rcand_[s]) {
+      const std::size_t i = detail::aoi::find_masked(cand_.begin(w), cand_.size(w), s, kSlotMask);
+      if (i != cand_.size(w) && (cand_.begin(w)[i] & (kSeenBit | kStaleBit)) == kSeenBit) buf.get().push_back(ids_[w]);
+    }
+    deliver(buf, fn);  // sorts and drops the duplicates of rcand
+  }
+
+  /// Calls fn(std::uint64_t id) for each entity in `layers` (sharing a bit with the mask) whose body — the box of
+  /// half-side body_radius around its position at the last tick — overlaps `shape`, in ascending id order. `shape`
+  /// is any 2D query shape: Circle, Sector, Ring, OrientedBox, Ellipse, ConvexPolygon, Segment<2>, Box<2>, Vec<2>.
+  /// Closed: touching counts. Throws std::invalid_argument for an invalid shape. fn may mutate the world (recorded
+  /// for the next tick). Cost: one tree query plus O(h log h) for h hits; uses a per-thread buffer.
+  template <class Shape, class Fn>
+  void query(const Shape& shape, Fn&& fn, std::uint32_t layers = ~0u) const {
+    check_shape(shape);
+    Buffer buf;
+    if (layers != 0) {
+      decltype(auto) prepared = detail::prepare(shape);
+      bodies_.query(
+          shape,
+          [&](Handle, const std::uint32_t& s) {
+            const S b = cold_[s].body_radius;
+            const vec_type p = hot_[s].pos;
+            if ((cold_[s].layers & layers) != 0 && overlaps(prepared, Box<2, S>{{p.x - b, p.y - b}, {p.x + b, p.y + b}}))
+              buf.get().push_back(ids_[s]);
+          },
+          layers);
+    }
+    deliver(buf, fn);
+  }
+
+  /// True when `id` is present (added and not removed, counting mutations not yet ticked). O(1).
+  bool contains(std::uint64_t id) const noexcept {
+    const auto it = slot_of_.find(id);
+    return it != slot_of_.end() && (cold_[it->second].flags & detail::aoi::kRemoved) == 0;
+  }
+  /// Entities in the relation as of the last tick. O(1).
+  std::size_t size() const noexcept { return live_count_; }
+  /// The position of `id` as of the last tick. Throws std::invalid_argument for an id not live at the last tick.
+  vec_type position(std::uint64_t id) const {
+    const std::uint32_t s = known(id, "position");
+    if ((cold_[s].flags & detail::aoi::kLive) == 0) detail::aoi::fail("position", "id was added after the last tick");
+    return hot_[s].pos;
+  }
+  /// Pairs (W sees T) as of the last tick. O(1).
+  std::size_t pair_count() const noexcept { return pair_count_; }
+  /// Checks the internal invariants (exact candidate lists, reverse lists, counts, trees) by brute force; throws
+  /// std::logic_error naming the first broken one. O(N^2): for tests and debugging. Call it between ticks.
+  void validate() const;
+
+ private:
+  using Cold = detail::aoi::Cold<S>;
+  using Hot = detail::aoi::Hot<S>;
+  using TreeType = Tree<2, std::uint32_t, S>;
+  // A candidate entry: the target's slot, the seen bit (the pair held at the last tick) and the stale bit (the
+  // target is out of reach or no longer eligible: the entry waits for evaluate() to report a Leave and drop it).
+  static constexpr std::uint32_t kSeenBit = 0x80000000u;
+  static constexpr std::uint32_t kStaleBit = 0x40000000u;
+  static constexpr std::uint32_t kSlotMask = 0x3fffffffu;
+  // Where a slot is anchored, dense for the re-anchoring queries. reach: view radius + hysteresis + skin, grown by
+  // kTol; tol: kTol times the anchor's largest coordinate (the rounding room of in_range).
+  // watch_layers: layers when a watcher found through the bodies tree (not big), else 0; stamp and target_stamp:
+  // scratch of relink, marking the entity as a watcher and as a target met (an entity may be both); anchor_tick:
+  // the tick that last re-anchored it.
+  struct Anchor {
+    Vec<2, S> at{};
+    double tol = 0, reach = 0;
+    std::uint32_t watch_layers = 0, stamp = 0, target_stamp = 0, anchor_tick = 0;
+  };
+
+  // The ids a const call reports, collected first (so fn may mutate the world) and sorted (so the order is
+  // deterministic), in a per-thread vector borrowed for the call (detail/scratch.hpp: it keeps its capacity, and a
+  // nested call from fn borrows another).
+  using Buffer = detail::ScratchLease<std::uint64_t>;
+  template <class Fn>
+  static void deliver(Buffer& buf, Fn& fn) {
+    std::vector<std::uint64_t>& ids = buf.get();
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    for (std::uint64_t id : ids)
+      if (!detail::call_and_continue(fn, id)) return;
+  }
+
+  static const AoiSettings<S>& checked(const AoiSettings<S>& s) {
+    if (!is_valid(s.world)) detail::aoi::fail("AoiSettings", "world is not a finite box with min <= max");
+    if (!(s.world.min.x < s.world.max.x) || !(s.world.min.y < s.world.max.y))
+      detail::aoi::fail("AoiSettings", "world is empty (min must be < max on both axes)");
+    if (!std::isfinite(s.hysteresis) || s.hysteresis < 0)
+      detail::aoi::fail("AoiSettings", "hysteresis must be finite and >= 0");
+    if (!std::isfinite(s.skin) || s.skin < 0) detail::aoi::fail("AoiSettings", "skin must be finite and >= 0");
+    if (s.max_depth < 0) detail::aoi::fail("AoiSettings", "max_depth must be >= 0");
+    if (s.split_threshold < 1) detail::aoi::fail("AoiSettings", "split_threshold must be >= 1");
+    return s;
+  }
+  // Until the automatic skin is chosen (see choose_skin), 1% of the world's longer side.
+  static double auto_skin(const Box<2, S>& w) {
+    return 0.01 * std::max(static_cast<double>(w.max.x) - w.min.x, static_cast<double>(w.max.y) - w.min.y);
+  }
+  static Config<2, S> tree_config(const AoiSettings<S>& s) {
+    Config<2, S> c;
+    c.world = s.world;
+    c.max_depth = s.max_depth;
+    c.split_threshold = s.split_threshold;
+    c.placement = Placement::Loose;
+    return c;
+  }
+
+  // The slot of a present id (not removed), or throws naming `what`.
+  std::uint32_t present(std::uint64_t id, const char* what) const {
+    const auto it = slot_of_.find(id);
+    if (it == slot_of_.end() || (cold_[it->second].flags & detail::aoi::kRemoved) != 0)
+      detail::aoi::fail(what, "unknown id " + std::to_string(id));
+    return it->second;
+  }
+  // The slot of an id live at the last tick or added since, or throws.
+  std::uint32_t known(std::uint64_t id, const char* what) const {
+    const auto it = slot_of_.find(id);
+    if (it == slot_of_.end()) detail::aoi::fail(what, "unknown id " + std::to_string(id));
+    const std::uint16_t f = cold_[it->second].flags;
+    if ((f & detail::aoi::kLive) == 0 && (f & detail::aoi::kRemoved) != 0)
+      detail::aoi::fail(what, "unknown id " + std::to_string(id));
+    return it->second;
+  }
+
+  std::uint32_t new_slot(std::uint64_t id) {
+    // Reserve the map entry's room first so that nothing below can fail after a slot is taken.
+    slot_of_.reserve(slot_of_.size() + 1);
+    std::uint32_t s;
+    if (!free_.empty()) {
+      s = free_.back();
+      free_.pop_back();
+    } else {
+      s = static_cast<std::uint32_t>(cold_.size());
+      if (s > kSlotMask) throw std::length_error("quadrant: aoi: more than 2^30 entities");
+      hot_.emplace_back();
+      cold_.emplace_back();
+      ids_.emplace_back();
+      anchors_.emplace_back();
+      cand_.add_slot();
+      rcand_.emplace_back();
+      pending_.reserve(cold_.size());
+    }
+    cold_[s] = Cold{};
+    cold_[s].id = id;
+    ids_[s] = id;
+    anchors_[s] = Anchor{};
+    hot_[s] = Hot{};
+    return s;
+  }
+  void enlist(std::uint32_t s) {
+    if ((cold_[s].flags & detail::aoi::kPending) != 0) return;
+    cold_[s].flags |= detail::aoi::kPending;
+    pending_.push_back(s);  // capacity reserved in new_slot: never throws
+  }
+
+  // ---- the tick (tick.hpp; re-anchoring and relinking: links.hpp) ----
+  void run_tick();
+  void choose_skin();
+  void apply(std::uint32_t s, bool all_dirty);
+  void reanchor(std::uint32_t s, bool drift_only, bool added);
+  void relink_drift(std::uint32_t s, const Anchor& old);
+  Vec<2, S> lead_anchor(std::uint32_t s) const;
+  void place_range(std::uint32_t s);
+  void relink(std::uint32_t s, const Anchor& old, bool added);
+  void unlink_targets(std::uint32_t w);
+  bool set_stale(std::uint32_t w, std::uint32_t t, bool stale);
+  void link_watcher(std::uint32_t t, std::uint32_t w);
+  void give_entry(std::uint32_t w, std::uint32_t s, bool may_revive);
+  void leave_behind(std::uint32_t w, std::uint32_t t);
+  void relink_kept_target(std::uint32_t s, const Anchor& old, std::uint32_t t);
+  void mark_dirty(std::uint32_t w);
+  void mark_watchers_of(std::uint32_t t);
+  void evaluate(std::uint32_t w);
+  void add_event(AoiEvent::Kind kind, std::uint32_t w, std::uint32_t t) {
+    events_.push_back(AoiEvent{kind, ids_[w], ids_[t]});
+    if (all_dirty_) event_ranks_.push_back(rank_[w]);
+  }
+  // The tree boxes of a slot around its anchor: its body grown by skin / 2 (with room for the body box's rounding
+  // in S), and its reach (with room for in_range's tolerance).
+  Box<2, S> body_box(std::uint32_t s) const {
+    const double body = static_cast<double>(cold_[s].body_radius);
+    const double mag = detail::aoi::max_abs(anchors_[s].at);
+    return detail::round_out_box(anchors_[s].at,
+                                 skin_ / 2 * (1 + detail::aoi::kTol) + body + detail::aoi::kBodyTol * (mag + body));
+  }
+  Box<2, S> range_box(std::uint32_t s) const {
+    const double r = reach(s), mag = detail::aoi::max_abs(anchors_[s].at);
+    return detail::round_out_box(anchors_[s].at, r + 3 * detail::aoi::kTol * (r + mag));
+  }
+  // ---- layout (layout.hpp) ----
+  std::uint32_t morton(const Vec<2, S>& p) const noexcept;
+  void renumber();
+  void update_ranks();
+  void order_events();
+  std::uint32_t next_stamp();
+  std::uint32_t next_drop_mark();
+  double reach(std::uint32_t w) const {
+    return static_cast<double>(cold_[w].view_radius) + static_cast<double>(settings_.hysteresis) + skin_;
+  }
+  // Whether the anchors of w and t lie within reach(w), with room for rounding: the invariant's test.
+  bool in_range(std::uint32_t w, std::uint32_t t) const { return in_range(anchors_[w], anchors_[t]); }
+  static bool in_range(const Anchor& a, const Anchor& b) {
+    return detail::aoi::dist2(a.at, b.at) <= detail::aoi::sq(a.reach + a.tol + b.tol);
+  }
+  bool is_watcher(std::uint32_t s) const {
+    return (cold_[s].flags & detail::aoi::kLive) != 0 && (cold_[s].flags & detail::aoi::kDying) == 0 &&
+           detail::aoi::watches(cold_[s].mode) && cold_[s].layers != 0;
+  }
+
+  AoiSettings<S> settings_;
+  double skin_;
+  TreeType bodies_;  // every live entity with layers != 0: its body box around the anchor, grown by skin / 2
+  TreeType ranges_;  // every live watcher: the box of half-side reach around its anchor
+  std::unordered_map<std::uint64_t, std::uint32_t> slot_of_;
+  std::vector<Hot> hot_;
+  std::vector<Cold> cold_;
+  std::vector<std::uint64_t> ids_;  // the id of each slot (dense: events read it)
+  std::vector<Anchor> anchors_;
+  // Per watcher: candidate targets (exact between ticks, see core.hpp), each a slot with kSeenBit set when the
+  // watcher saw it at the last tick — the relation itself lives here.
+  detail::aoi::ListArena cand_;
+  std::vector<std::vector<std::uint32_t>> rcand_;  // per marker: the watchers holding an entry of it (superset)
+  std::vector<std::uint32_t> free_;                // slots to reuse
+  std::vector<std::uint32_t> pending_;             // slots with recorded mutations
+  std::vector<std::uint32_t> order_;               // live slots in ascending id order (events are in id order)
+  std::vector<std::uint32_t> merge_;               // scratch for merging new slots into order_
+  std::vector<std::uint32_t> added_, dying_, dirty_, scratch_, old_watchers_;
+  // The entries left behind at this tick (see links.hpp): per watcher, a chain through `next` from
+  // Cold::left_head.
+  struct Left {
+    std::uint32_t target, next;
+  };
+  std::vector<Left> left_;
+  std::uint32_t drop_mark_ = 0;  // the last Hot::drop_mark handed out by evaluate()
+  std::vector<AoiEvent> events_, sorted_events_;
+  std::vector<std::uint32_t> event_ranks_, rank_, counts_, new_of_;  // event order and renumbering scratch
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> keys_;
+  std::vector<double> reaches_;
+  std::vector<Hot> tmp_hot_;
+  std::vector<Cold> tmp_cold_;
+  std::vector<std::uint64_t> tmp_ids_;
+  std::vector<Anchor> tmp_anchors_;
+  std::vector<std::vector<std::uint32_t>> tmp_lists_;
+  std::size_t reanchors_since_renumber_ = 0, adds_since_renumber_ = 0;
+  bool ranks_stale_ = true;
+  bool skin_chosen_ = settings_.skin > 0;  // settings().skin > 0, or the automatic skin was chosen
+  std::vector<double> radii_;
+  double big_reach_ = 0;  // watchers with a larger reach are "big" (see place_range); 0 until the first renumber
+  // No watcher's anchor reach is below this (lowered by every re-anchor, recomputed by renumber): relink_drift
+  // prunes by it.
+  double min_reach_ = std::numeric_limits<double>::infinity();
+  std::uint32_t stamp_ = 0;      // the last scratch stamp handed out by next_stamp (relinks take a few each)
+  std::uint32_t tick_no_ = 0;    // marks dirty watchers (Cold::dirty_tick)
+  std::size_t live_count_ = 0;
+  std::size_t pair_count_ = 0;
+  bool in_tick_ = false;
+  bool all_dirty_ = false;       // this tick evaluates every watcher (many changes)
+};
+
+}  // namespace quadrant
