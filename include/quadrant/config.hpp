@@ -19,10 +19,9 @@ enum class Placement {
   /// straddles a split line. The default.
   Loose,
   /// One node per object: the deepest node whose cell contains the object. Objects that straddle a split line stay
-  /// in the parent (the MMO and scene-management articles' tree).
+  /// in the parent, the classic game quadtree.
   Parent,
-  /// Every leaf the object overlaps lists it; queries and pairs report it once (the rotated-rectangle and Lua
-  /// articles' tree). Fast for small objects, costly in memory for large ones.
+  /// Every leaf the object overlaps lists it; queries and pairs report it once. Fast for small objects, costly in memory for large ones.
   Leaves,
 };
 
@@ -45,11 +44,11 @@ struct Config {
   /// The deepest level a node may have; the root is depth 0. Must be >= 0.
   int max_depth = 8;
   /// A leaf may split once it holds more entries than this (it does when the split separates them; see
-  /// docs/core.md). 0 builds the full tree down to max_depth at once and never merges (the fixed grid of the
-  /// TypeScript article; at most 2^24 nodes). Must be >= 0.
+  /// docs/core.md). 0 builds the full tree down to max_depth at once and never merges (a fixed grid;
+  /// at most 2^24 nodes). Must be >= 0.
   int split_threshold = 8;
   /// No node is smaller than this: a cell is split only when its children's sides are all at least this long
-  /// (the Lua article's minimum node width and height). Must be finite and >= 0.
+  /// (a minimum node width and height). Must be finite and >= 0.
   S min_node_size = 0;
   /// Where objects are kept (see Placement).
   Placement placement = Placement::Loose;

@@ -8,7 +8,7 @@
 
 namespace quadrant {
 
-/// What one query did: the seeds' "traversal counts".
+/// What one query did: nodes visited, boxes tested, objects reported.
 struct QueryStats {
   std::size_t nodes_visited = 0;  ///< nodes entered: tested against the shape, or (ray casts, nearest) taken off
                                   ///< the best-first heap

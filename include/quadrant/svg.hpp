@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// quadrant — svg: pictures of trees and scenes, a debugging aid (the seeds' "grid and owner drawing").
+// quadrant — svg: pictures of trees and scenes, a debugging aid: the grid, objects and the lines to the nodes that own them.
 //
 // SvgCanvas draws in world coordinates: it maps a world view box onto a picture `width_px` wide, y pointing up, and
 // writes pixel coordinates, so one SVG user unit is one pixel and stroke widths and text sizes are pixels whatever

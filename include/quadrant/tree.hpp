@@ -333,7 +333,7 @@ class Tree {
   }
 
   /// Calls fn(const NodeView&) for every leaf whose cell overlaps `shape` (closed; any query shape), in pre-order:
-  /// the TypeScript seed's findNodesIn*. With skip_empty, subtrees holding no object are skipped. Cells wholly
+  /// a grid's "which cells does this shape touch". With skip_empty, subtrees holding no object are skipped. Cells wholly
   /// inside the shape are reported without a test. fn returns void, or bool where false stops. Allocates nothing.
   /// Throws std::invalid_argument for an invalid shape.
   template <class Shape, class Fn>

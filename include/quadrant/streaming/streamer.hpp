@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // quadrant — Streamer: camera-driven streaming. Objects with 3D bounds are loaded as they come into view of one or
 // more streaming sources and unloaded once they have left it, with an unload margin against flicker, priority by
-// distance and caps on loads (the scene-management seed's LoadAsync, done as engines do it). This header declares
+// distance and caps on loads, with asynchronous loads as game engines do them. This header declares
 // the class; update() and validate() are in update.hpp beside it. Include <quadrant/streaming.hpp>, which brings
 // them all.
 //
