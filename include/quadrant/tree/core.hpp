@@ -120,12 +120,6 @@ class TreeCore {
     return true;
   }
 
-  // The bounds a child with cell `cell` gets under the tree's placement (see NodeView::bounds).
-  box_type child_bounds(const box_type& cell, const box_type& parent_bounds) const noexcept {
-    return with_placement(config_.placement,
-                          [&](auto p) { return decltype(p)::child_bounds(cell, parent_bounds, config_.world); });
-  }
-
   // The child of n whose cell owns p (children must exist; p must lie in n's cell).
   std::uint32_t child_owning(std::uint32_t n, const vec_type& p) const noexcept {
     const std::uint32_t first = store_.first_child(n);
@@ -314,8 +308,10 @@ class TreeCore {
 
   template <class P>
   void split(P p, std::uint32_t n) {
-    const box_type cell = store_.cell(n), bounds = store_.bounds(n);
-    auto cell_of = [&](std::uint32_t k) { return child_cell(cell, k); };
+    const box_type bounds = store_.bounds(n);
+    box_type cells[fanout];
+    for (std::uint32_t k = 0; k < fanout; ++k) cells[k] = child_cell(store_.cell(n), k);
+    auto cell_of = [&](std::uint32_t k) { return cells[k]; };
     auto bounds_of = [&](std::uint32_t, const box_type& c) { return P::child_bounds(c, bounds, config_.world); };
     if constexpr (P::kEveryLeaf) {
       // Each entry goes to every child it overlaps.
@@ -323,7 +319,7 @@ class TreeCore {
         const box_type cb = clamped(e.box);
         std::uint32_t mask = 0;
         for (std::uint32_t k = 0; k < fanout; ++k)
-          if (overlaps(child_cell(cell, k), cb)) mask |= 1u << k;
+          if (overlaps(cells[k], cb)) mask |= 1u << k;
         return mask;
       });
     } else {
@@ -383,16 +379,10 @@ class TreeCore {
   }
 
   void build_full_tree() {
+    // The tree is empty, so each split only makes children.
     with_placement(config_.placement, [&](auto p) {
-      using P = decltype(p);
       store_.walk(0, 0, [&](std::uint32_t n) {
-        if (can_split(store_.cell(n), store_.depth(n))) {
-          const box_type cell = store_.cell(n), bounds = store_.bounds(n);
-          store_.split(
-              n, [&](std::uint32_t k) { return child_cell(cell, k); },
-              [&](std::uint32_t, const box_type& c) { return P::child_bounds(c, bounds, config_.world); },
-              [](const entry_type&) { return 0u; });
-        }
+        if (can_split(store_.cell(n), store_.depth(n))) split(p, n);
         return Step::Descend;
       });
     });
