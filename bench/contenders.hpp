@@ -198,7 +198,8 @@ inline int depth_for(std::size_t n) {
   return std::max(8, depth + 1);
 }
 
-/// quadrant's Tree with one placement, updated by move() or rebuilt from scratch (clear() keeps the pools).
+/// quadrant's Tree with one placement, updated by move() or rebuilt from scratch by a bulk build (assign keeps the
+/// pools).
 class QuadrantTree {
  public:
   QuadrantTree(const Box2& world, std::size_t n, quadrant::Placement placement, bool rebuild)
@@ -212,11 +213,13 @@ class QuadrantTree {
     return c;
   }
 
+  // A bulk build (Tree::assign): handle indices follow space, so ids_ maps them back to the scene's indices.
   void build(std::span<const Box2> boxes) {
-    tree_.clear();
-    handles_.resize(boxes.size());
+    items_.clear();
+    for (std::size_t i = 0; i < boxes.size(); ++i) items_.emplace_back(boxes[i], std::uint32_t(i));
+    tree_.assign(items_, handles_);
     ids_.resize(boxes.size());
-    for (std::size_t i = 0; i < boxes.size(); ++i) insert(std::uint32_t(i), boxes[i]);
+    for (std::size_t i = 0; i < boxes.size(); ++i) ids_[handles_[i].index()] = std::uint32_t(i);
   }
 
   void update(std::span<const Box2> boxes) {
@@ -258,6 +261,7 @@ class QuadrantTree {
 
  private:
   quadrant::Tree<2, std::uint32_t, float> tree_;
+  std::vector<std::pair<Box2, std::uint32_t>> items_;
   bool rebuild_;
   std::vector<quadrant::Handle> handles_;
   std::vector<std::uint32_t> ids_;  // by handle slot

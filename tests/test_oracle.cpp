@@ -1014,6 +1014,7 @@ class Fuzzer {
     check_structure(*tree_, oracle_, cfg_);
     copy_at_ = rng_.integer(operations / 4, operations / 2);
     clear_at_ = rng_.integer(operations / 2 + 1, operations * 2 / 3);
+    assign_at_ = rng_.integer(operations * 2 / 3 + 1, operations * 5 / 6);
     for (op_ = 0; op_ < operations && !::testing::Test::HasFailure(); ++op_) step();
     if (::testing::Test::HasFailure()) return;
     SCOPED_TRACE("final checks after " + std::to_string(operations) + " operations");
@@ -1030,7 +1031,7 @@ class Fuzzer {
   }
 
  private:
-  enum class Op { Insert, Erase, Move, QueryBox, QueryPoint, Pairs, Value, BadInput, Stale, Clear };
+  enum class Op { Insert, Erase, Move, QueryBox, QueryPoint, Pairs, Value, BadInput, Stale, Clear, Assign };
 
   static B full_box() {
     B b{};
@@ -1045,7 +1046,7 @@ class Fuzzer {
     const std::size_t n = oracle_.size();
     if (n == 0) return rng_.chance(0.9) ? Op::Insert : Op::QueryBox;
     const double pair_weight = n > 150 ? 1.0 : 2.0;
-    const std::array<double, 10> weights = {
+    const std::array<double, 11> weights = {
         n < target_ ? 40.0 : 9.0,  // insert
         n > target_ ? 25.0 : 9.0,  // erase
         26.0,                      // move
@@ -1056,6 +1057,7 @@ class Fuzzer {
         1.0,                       // bad input
         1.5,                       // stale handles
         0.12,                      // clear
+        0.25,                      // assign
     };
     double total = 0;
     for (double w : weights) total += w;
@@ -1079,6 +1081,7 @@ class Fuzzer {
       case Op::BadInput: return "bad input";
       case Op::Stale: return "stale handles";
       case Op::Clear: return "clear";
+      case Op::Assign: return "assign";
     }
     return "?";
   }
@@ -1090,6 +1093,7 @@ class Fuzzer {
     }
     Op op = choose();
     if (op_ == clear_at_) op = Op::Clear;
+    if (op_ == assign_at_) op = Op::Assign;
     SCOPED_TRACE("operation " + std::to_string(op_) + ": " + op_name(op) + " (" + std::to_string(oracle_.size()) +
                  " live)");
     switch (op) {
@@ -1103,6 +1107,7 @@ class Fuzzer {
       case Op::BadInput: do_bad_input(); break;
       case Op::Stale: do_stale(); break;
       case Op::Clear: do_clear(); break;
+      case Op::Assign: do_assign(); break;
     }
     if (op_ % 50 == 49) check_accessors(*tree_, oracle_);
     if (op_ % 100 == 99) check_structure(*tree_, oracle_, cfg_);
@@ -1284,6 +1289,20 @@ class Fuzzer {
       EXPECT_THROW(tree_->move(h, bad), std::invalid_argument);
       EXPECT_TRUE(same_box(tree_->bounds(h), oracle_.find(h)->box)) << "a rejected move changed the box";
     }
+    if (rng_.chance(0.3)) {
+      std::vector<std::pair<B, Item>> items;
+      const std::size_t good = rng_.index(6);
+      for (std::size_t k = 0; k < good; ++k) items.emplace_back(gen_.object(), make_item(next_id_ + 1 + k));
+      items.insert(items.begin() + static_cast<std::ptrdiff_t>(rng_.index(good + 1)), {bad, make_item(next_id_)});
+      try {
+        tree_->assign(items);
+        ADD_FAILURE() << "assign accepted a bad box";
+      } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("(item "), std::string::npos) << e.what();
+      }
+      EXPECT_EQ(tree_->size(), before) << "a rejected assign changed the tree";
+      check_query(*tree_, oracle_, full_box(), Form::HandleVoid);
+    }
     std::size_t calls = 0;
     EXPECT_THROW(tree_->query(bad, [&](const Item&) { ++calls; }), std::invalid_argument);
     V p = gen_.query_point(oracle_.objects());
@@ -1319,6 +1338,40 @@ class Fuzzer {
     check_pairs(*tree_, oracle_, false);
     const std::size_t expected_nodes = cfg_.split_threshold == 0 ? full_tree_nodes<D>(oracle_levels(cfg_)) : 1;
     EXPECT_EQ(tree_->stats().nodes, expected_nodes) << "clear() leaves a tree of the wrong size";
+  }
+
+  // The contents replaced by a bulk build: most of the live objects (their boxes and values) and new ones, in a
+  // shuffled order. Each item gets a live handle to its own box and value, and every old handle goes stale.
+  void do_assign() {
+    count_op();
+    std::vector<std::pair<B, Item>> items;
+    std::vector<Handle> was_live;
+    for (const auto& o : oracle_.objects()) {
+      was_live.push_back(o.handle);
+      if (rng_.chance(0.8)) items.emplace_back(o.box, o.item);
+    }
+    const std::size_t extra = rng_.index(target_ + 1);
+    for (std::size_t k = 0; k < extra; ++k) items.emplace_back(gen_.object(), make_item(next_id_++));
+    for (std::size_t k = items.size(); k > 1; --k) std::swap(items[k - 1], items[rng_.index(k)]);
+    SCOPED_TRACE("assign of " + std::to_string(items.size()) + " items");
+    std::vector<Handle> handles = {Handle{}};  // assign sets the size
+    tree_->assign(items, handles);
+    ASSERT_EQ(handles.size(), items.size());
+    oracle_.clear();
+    for (Handle h : was_live) note_stale(h);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const Handle h = handles[i];
+      ASSERT_TRUE(tree_->contains(h)) << "item " << i;
+      EXPECT_EQ(oracle_.find(h), nullptr) << "assign gave two items the same handle";
+      EXPECT_TRUE(same_box(tree_->bounds(h), items[i].first));
+      EXPECT_TRUE(tree_->value(h) == items[i].second);
+      oracle_.add(h, items[i].first, items[i].second);
+    }
+    for (Handle h : was_live) EXPECT_FALSE(tree_->contains(h)) << "a handle survived assign()";
+    after_mutation();
+    check_structure(*tree_, oracle_, cfg_);
+    check_query(*tree_, oracle_, full_box(), Form::HandleVoid);
+    check_pairs(*tree_, oracle_, false);
   }
 
   // A copy is independent of the original and refuses its handles (handle_at maps them by slot); continue with
@@ -1367,7 +1420,7 @@ class Fuzzer {
   std::uint64_t next_id_ = 1;
   std::uint64_t moves_ = 0;
   std::size_t peak_ = 0;
-  int op_ = 0, clear_at_ = -1, copy_at_ = -1;
+  int op_ = 0, clear_at_ = -1, copy_at_ = -1, assign_at_ = -1;
 };
 
 class OracleFuzz : public ::testing::TestWithParam<CaseParam> {};

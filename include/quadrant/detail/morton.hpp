@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
-// quadrant internals: Morton (Z-order) keys of 2D points, for sorting records so that neighbours in space are
-// neighbours in memory (AoiWorld renumbers its slots by them). Not for direct inclusion.
+// quadrant internals: Morton (Z-order) keys of 2D and 3D points, for sorting records so that neighbours in space
+// are neighbours in memory (AoiWorld renumbers its slots by them, a tree's bulk build orders its records by them),
+// and the radix sort that orders them. Not for direct inclusion.
 //
 // Threads: every function here is pure; call it from any thread.
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "../geometry/box.hpp"
 
@@ -25,16 +28,52 @@ inline std::uint32_t interleave(std::uint32_t x, std::uint32_t y) noexcept {
   return spread(x) | (spread(y) << 1);
 }
 
-// The Morton key of a point: its cell in a 65536 x 65536 grid over `world` (computed in double; points outside
-// clamp to the border cells).
-template <class S>
-std::uint32_t morton_key(const Vec<2, S>& p, const Box<2, S>& world) noexcept {
-  auto cell = [](double v, double lo, double hi) {
-    const double f = (v - lo) / (hi - lo) * 65536.0;
-    return static_cast<std::uint32_t>(std::clamp(f, 0.0, 65535.0));
+// Interleaves the bits of three 10-bit numbers (x in bits 0, 3, 6, ...).
+inline std::uint32_t interleave(std::uint32_t x, std::uint32_t y, std::uint32_t z) noexcept {
+  auto spread = [](std::uint32_t v) {
+    v &= 0x3ffu;
+    v = (v | (v << 16)) & 0x030000ffu;
+    v = (v | (v << 8)) & 0x0300f00fu;
+    v = (v | (v << 4)) & 0x030c30c3u;
+    v = (v | (v << 2)) & 0x09249249u;
+    return v;
   };
-  return interleave(cell(static_cast<double>(p.x), static_cast<double>(world.min.x), static_cast<double>(world.max.x)),
-                    cell(static_cast<double>(p.y), static_cast<double>(world.min.y), static_cast<double>(world.max.y)));
+  return spread(x) | (spread(y) << 1) | (spread(z) << 2);
+}
+
+// The Morton key of a point: its cell in a grid over `world` of 65536 cells a side in 2D, 1024 in 3D (computed
+// in double; points outside clamp to the border cells, NaN to the first).
+template <int D, class S>
+std::uint32_t morton_key(const Vec<D, S>& p, const Box<D, S>& world) noexcept {
+  constexpr double side = D == 2 ? 65536.0 : 1024.0;
+  std::uint32_t c[D];
+  for (int i = 0; i < D; ++i) {
+    const double lo = static_cast<double>(world.min[i]), hi = static_cast<double>(world.max[i]);
+    const double f = (static_cast<double>(p[i]) - lo) / (hi - lo) * side;
+    c[i] = f > 0 ? static_cast<std::uint32_t>(std::min(f, side - 1)) : 0u;
+  }
+  if constexpr (D == 2) return interleave(c[0], c[1]);
+  else return interleave(c[0], c[1], c[2]);
+}
+
+// Sorts `v` by the high 32 bits of each element (a key; the low bits ride along), stably, by least significant
+// digit first: four passes of 8 bits, a pass skipped when every key has the same digit there. `tmp` is scratch.
+// O(n); allocates only when tmp is smaller than v.
+inline void radix_sort_by_high_word(std::vector<std::uint64_t>& v, std::vector<std::uint64_t>& tmp) {
+  tmp.resize(v.size());
+  for (int shift = 32; shift < 64; shift += 8) {
+    std::size_t counts[256] = {};
+    for (const std::uint64_t x : v) ++counts[x >> shift & 0xffu];
+    if (counts[v.empty() ? 0 : v[0] >> shift & 0xffu] == v.size()) continue;
+    std::size_t at = 0;
+    for (std::size_t& c : counts) {
+      const std::size_t n = c;
+      c = at;
+      at += n;
+    }
+    for (const std::uint64_t x : v) tmp[counts[x >> shift & 0xffu]++] = x;
+    v.swap(tmp);
+  }
 }
 
 }  // namespace quadrant::detail

@@ -8,11 +8,13 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "../config.hpp"
+#include "../detail/scratch.hpp"
 #include "../geometry/box.hpp"
 #include "node_store.hpp"
 #include "placement.hpp"
@@ -56,6 +58,20 @@ class TreeCore {
   // Lists object e.id (its box and layers in e) where the placement puts it, splitting leaves that overflow.
   void place(const entry_type& e) {
     with_placement(config_.placement, [&](auto p) { place(p, e); });
+  }
+
+  // Lists the objects of `entries` in an empty tree, where the placement puts them, and consumes the vector
+  // (scratch). Nodes are built top-down: a node splits when more than split_threshold entries reach it and
+  // splitting helps, the rule insertion applies, so the result is a tree insertion could have built. Each entry is
+  // copied once per level and listed once, in the order given (spatial order keeps neighbours together).
+  void build(std::vector<entry_type>& entries) {
+    if (config_.split_threshold == 0) {
+      prepare_insert();
+      for (const entry_type& e : entries) place(e);
+    } else {
+      with_placement(config_.placement, [&](auto p) { build(p, entries); });
+    }
+    entries.clear();
   }
 
   // Removes every entry of object id and merges the subtrees it left that are now small.
@@ -253,7 +269,7 @@ class TreeCore {
   //    in every child along it, and splitting there would refine that edge down to max_depth. (All in the same one
   //    child is allowed: a cluster separates deeper down.)
   template <class P>
-  bool split_helps(P, std::uint32_t n) const {
+  bool split_helps(P, std::uint32_t n, std::span<const entry_type> entries) const {
     const box_type& cell = store_.cell(n);
     box_type cells[fanout];
     for (std::uint32_t k = 0; k < fanout; ++k) cells[k] = child_cell(cell, k);
@@ -261,7 +277,7 @@ class TreeCore {
       std::size_t occupying = 0, in_children = 0;
       std::uint32_t first_mask = 0;
       bool all_same = true;
-      for (const entry_type& e : store_.entries(n)) {
+      for (const entry_type& e : entries) {
         const box_type cb = clamped(e.box);
         if (!occupies(cb, cell)) continue;
         std::uint32_t mask = 0;
@@ -277,7 +293,7 @@ class TreeCore {
     } else {
       box_type bounds[fanout];
       for (std::uint32_t k = 0; k < fanout; ++k) bounds[k] = P::child_bounds(cells[k], store_.bounds(n), config_.world);
-      for (const entry_type& e : store_.entries(n)) {
+      for (const entry_type& e : entries) {
         const vec_type key = P::key_point(e.box);
         if (n == 0 && !overlaps(config_.world, key)) continue;
         const std::uint32_t k = child_index(cells[0], key);
@@ -297,7 +313,7 @@ class TreeCore {
       const std::size_t size = store_.entries(n).size();
       if (size <= threshold || size < store_.retry_at(n)) return Step::Skip;
       if (!can_split(store_.cell(n), store_.depth(n))) return Step::Skip;
-      if (!split_helps(p, n)) {
+      if (!split_helps(p, n, store_.entries(n))) {
         store_.set_retry_at(n, static_cast<std::uint32_t>(std::min<std::size_t>(2 * size, kNone)));
         return Step::Skip;
       }
@@ -306,6 +322,7 @@ class TreeCore {
     });
   }
 
+  // Splits leaf n, handing its entries to the children they belong to.
   template <class P>
   void split(P p, std::uint32_t n) {
     const box_type bounds = store_.bounds(n);
@@ -313,21 +330,112 @@ class TreeCore {
     for (std::uint32_t k = 0; k < fanout; ++k) cells[k] = child_cell(store_.cell(n), k);
     auto cell_of = [&](std::uint32_t k) { return cells[k]; };
     auto bounds_of = [&](std::uint32_t, const box_type& c) { return P::child_bounds(c, bounds, config_.world); };
+    store_.split(n, cell_of, bounds_of, [&](const entry_type& e) { return child_mask(p, n, cells, e.box); });
+  }
+
+  // The children of n (which has children with cells `cells`) that list an object with box b, as a bit mask; 0
+  // when it stays in n. Leaves: every child its clamped box overlaps. Loose, Parent: the child it routes to.
+  template <class P>
+  std::uint32_t child_mask(P p, std::uint32_t n, const box_type (&cells)[fanout], const box_type& b) const noexcept {
     if constexpr (P::kEveryLeaf) {
-      // Each entry goes to every child it overlaps.
-      store_.split(n, cell_of, bounds_of, [&](const entry_type& e) {
-        const box_type cb = clamped(e.box);
-        std::uint32_t mask = 0;
-        for (std::uint32_t k = 0; k < fanout; ++k)
-          if (overlaps(cells[k], cb)) mask |= 1u << k;
-        return mask;
-      });
+      const box_type cb = clamped(b);
+      std::uint32_t mask = 0;
+      for (std::uint32_t k = 0; k < fanout; ++k)
+        if (overlaps(cells[k], cb)) mask |= 1u << k;
+      return mask;
     } else {
-      store_.split(n, cell_of, bounds_of, [&](const entry_type& e) {
-        const std::uint32_t c = route(p, n, e.box);
-        return c == kNone ? 0u : 1u << (c - store_.first_child(n));
-      });
+      const std::uint32_t c = route(p, n, b);
+      return c == kNone ? 0u : 1u << (c - store_.first_child(n));
     }
+  }
+
+  // ---- bulk build ----
+
+  // One node still to build and its entries, arena[lo, hi).
+  struct BuildJob {
+    std::uint32_t node, lo, hi;
+  };
+
+  template <class P>
+  void build(P p, std::vector<entry_type>& arena) {
+    const std::size_t threshold = static_cast<std::size_t>(config_.split_threshold);
+    ScratchLease<BuildJob> job_lease;
+    ScratchLease<std::uint32_t> mask_lease;
+    std::vector<BuildJob>& jobs = job_lease.get();
+    std::vector<std::uint32_t>& masks = mask_lease.get();
+    jobs.push_back({0, 0, static_cast<std::uint32_t>(arena.size())});
+    // Invariant: the job on top of the stack owns the end of the arena (arena.size() == hi), so a finished job
+    // gives its space back by truncating, and the children of a split take the place of their parent's range.
+    while (!jobs.empty()) {
+      const BuildJob job = jobs.back();
+      jobs.pop_back();
+      const std::uint32_t n = job.node, size = job.hi - job.lo;
+      const std::span<const entry_type> here(arena.data() + job.lo, size);
+      const bool split_now = threshold != 0 && size > threshold && can_split(store_.cell(n), store_.depth(n)) &&
+                             split_helps(p, n, here);
+      if (!split_now) {
+        list_here(n, here);
+        arena.resize(job.lo);
+        continue;
+      }
+      const box_type bounds = store_.bounds(n);
+      box_type cells[fanout];
+      for (std::uint32_t k = 0; k < fanout; ++k) cells[k] = child_cell(store_.cell(n), k);
+      const std::uint32_t first = store_.split(
+          n, [&](std::uint32_t k) { return cells[k]; },
+          [&](std::uint32_t, const box_type& c) { return P::child_bounds(c, bounds, config_.world); },
+          [](const entry_type&) { return 0u; });
+      // Count sort by child, after the parent's range; entries staying in n are listed there at once. An entry
+      // bound for several children (Leaves) is copied to each.
+      std::uint32_t counts[fanout] = {};
+      masks.resize(size);
+      std::uint32_t stay_layers = 0, stayed = 0;
+      for (std::uint32_t i = 0; i < size; ++i) {
+        const entry_type& e = arena[job.lo + i];
+        const std::uint32_t mask = child_mask(p, n, cells, e.box);
+        masks[i] = mask;
+        if (mask == 0) {
+          store_.add_entry(n, e);
+          stay_layers |= e.layers;
+          ++stayed;
+        }
+        for (std::uint32_t m = mask; m != 0; m &= m - 1) ++counts[std::countr_zero(m)];
+      }
+      std::size_t at[fanout], total = 0;
+      for (std::uint32_t k = 0; k < fanout; ++k) {
+        at[k] = job.hi + total;
+        total += counts[k];
+      }
+      arena.resize(job.hi + total);
+      for (std::uint32_t i = 0; i < size; ++i)
+        for (std::uint32_t m = masks[i]; m != 0; m &= m - 1) arena[at[std::countr_zero(m)]++] = arena[job.lo + i];
+      // The children's entries move down over the parent's, which are all placed now.
+      std::copy(arena.begin() + job.hi, arena.end(), arena.begin() + job.lo);
+      arena.resize(job.lo + total);
+      if (stayed != 0) {
+        store_.add_count(n, stayed);
+        store_.add_layers(n, stay_layers);
+      }
+      // Child k's range ends where child k + 1's begins; pushed in order, the last child (highest in the arena)
+      // is built first.
+      std::uint32_t lo = job.lo;
+      for (std::uint32_t k = 0; k < fanout; ++k) {
+        if (counts[k] != 0) jobs.push_back({first + k, lo, lo + counts[k]});
+        lo += counts[k];
+      }
+    }
+  }
+
+  // Lists the entries `here` in node n, which has no entries yet.
+  void list_here(std::uint32_t n, std::span<const entry_type> here) {
+    if (here.empty()) return;
+    std::uint32_t layers = 0;
+    for (const entry_type& e : here) {
+      store_.add_entry(n, e);
+      layers |= e.layers;
+    }
+    store_.add_count(n, static_cast<std::int64_t>(here.size()));
+    store_.add_layers(n, layers);
   }
 
   // ---- merge ----

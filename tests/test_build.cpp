@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: MIT
+// quadrant — the bulk build (Tree::assign) against brute force and against insertion one by one: layer masks,
+// larger scenes than the oracle fuzz runs, extreme magnitudes, generic ranges, a throwing value type, the full
+// tree, and the tree's life after a build (mutations, rebuilds, handles). Seeds are fixed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <ranges>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include <quadrant/quadrant.hpp>
+
+namespace {
+
+using quadrant::Box;
+using quadrant::Config;
+using quadrant::Handle;
+using quadrant::Placement;
+using quadrant::Tree;
+using quadrant::Vec;
+
+constexpr Placement kPlacements[] = {Placement::Loose, Placement::Parent, Placement::Leaves};
+
+template <int D, class S>
+bool touches(const Box<D, S>& a, const Box<D, S>& b) {
+  for (int i = 0; i < D; ++i)
+    if (a.max[i] < b.min[i] || b.max[i] < a.min[i]) return false;
+  return true;
+}
+
+// Random boxes in a world of half-width `half`: most small, some large, some flat or points, a few outside.
+template <int D, class S>
+class Scene {
+ public:
+  Scene(std::uint32_t seed, double half) : rng_(seed), half_(half) {}
+  Box<D, S> world() const {
+    Box<D, S> w;
+    for (int i = 0; i < D; ++i) {
+      w.min[i] = S(-half_);
+      w.max[i] = S(half_);
+    }
+    return w;
+  }
+  Box<D, S> object() {
+    const double r = real(0, 1);
+    const double side = r < 0.1 ? 0 : r < 0.9 ? real(0, half_ / 50) : real(0, half_ / 2);
+    const double reach = real(0, 1) < 0.05 ? 1.5 * half_ : half_;
+    Box<D, S> b;
+    for (int i = 0; i < D; ++i) {
+      const double lo = real(-reach, reach);
+      b.min[i] = S(lo);
+      b.max[i] = std::max(b.min[i], S(lo + (real(0, 1) < 0.2 ? 0 : side)));
+    }
+    return b;
+  }
+  double real(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng_); }
+  std::uint32_t bits() { return static_cast<std::uint32_t>(rng_()); }
+
+ private:
+  std::mt19937 rng_;
+  double half_;
+};
+
+template <int D, class S>
+Config<D, S> config_for(const Box<D, S>& world, Placement p, int threshold = 8) {
+  Config<D, S> c;
+  c.world = world;
+  c.placement = p;
+  c.max_depth = 12;
+  c.split_threshold = threshold;
+  return c;
+}
+
+using Item = std::tuple<Box<2, float>, int, std::uint32_t>;
+
+template <class TreeT>
+std::set<std::pair<int, int>> value_pairs(const TreeT& tree, std::uint32_t mask = ~0u) {
+  std::set<std::pair<int, int>> pairs;
+  tree.for_each_pair(
+      [&](Handle a, Handle b) {
+        const int x = tree.value(a), y = tree.value(b);
+        pairs.emplace(std::min(x, y), std::max(x, y));
+      },
+      mask);
+  return pairs;
+}
+
+// ---- against brute force, with layers, 2D and 3D, float and double ---------------------------------------------
+
+template <int D, class S>
+void check_against_brute_force(std::uint32_t seed, double half) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(std::string("placement ") + std::to_string(static_cast<int>(p)) + ", half-width " +
+                 std::to_string(half) + ", seed " + std::to_string(seed));
+    Scene<D, S> scene(seed, half);
+    std::vector<std::tuple<Box<D, S>, int, std::uint32_t>> items;
+    for (int i = 0; i < 1500; ++i) items.emplace_back(scene.object(), i, 1u << (scene.bits() % 4));
+    Tree<D, int, S> tree(config_for(scene.world(), p));
+    const std::vector<Handle> handles = tree.assign(items);
+    tree.validate();
+    ASSERT_EQ(tree.size(), items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      ASSERT_TRUE(tree.contains(handles[i]));
+      EXPECT_EQ(tree.value(handles[i]), std::get<1>(items[i]));
+      EXPECT_EQ(tree.layers(handles[i]), std::get<2>(items[i]));
+    }
+    for (int q = 0; q < 60; ++q) {
+      Box<D, S> window = scene.object();
+      const std::uint32_t mask = q % 3 == 0 ? ~0u : 1u << (scene.bits() % 4);
+      std::set<int> got, want;
+      tree.query(window, [&](const int& v) { got.insert(v); }, mask);
+      for (const auto& [box, v, layers] : items)
+        if ((layers & mask) != 0 && touches(box, window)) want.insert(v);
+      EXPECT_EQ(got, want) << "window query " << q;
+    }
+    for (std::uint32_t mask : {~0u, 1u, 6u}) {
+      std::set<std::pair<int, int>> want;
+      for (std::size_t i = 0; i < items.size(); ++i)
+        for (std::size_t j = i + 1; j < items.size(); ++j)
+          if ((std::get<2>(items[i]) & mask) != 0 && (std::get<2>(items[j]) & mask) != 0 &&
+              touches(std::get<0>(items[i]), std::get<0>(items[j])))
+            want.emplace(std::get<1>(items[i]), std::get<1>(items[j]));
+      EXPECT_EQ(value_pairs(tree, mask), want) << "pairs, mask " << mask;
+    }
+    // Nearest: the k-th distance agrees with brute force.
+    std::vector<quadrant::Neighbor<S>> found;
+    for (int q = 0; q < 20; ++q) {
+      Vec<D, S> at;
+      for (int i = 0; i < D; ++i) at[i] = S(scene.real(-half, half));
+      tree.nearest(at, 5, found);
+      std::vector<double> d;
+      for (const auto& [box, v, layers] : items) {
+        double s = 0;
+        for (int i = 0; i < D; ++i) {
+          const double c = std::clamp(double(at[i]), double(box.min[i]), double(box.max[i])) - double(at[i]);
+          s += c * c;
+        }
+        d.push_back(std::sqrt(s));
+      }
+      std::sort(d.begin(), d.end());
+      ASSERT_EQ(found.size(), 5u);
+      for (std::size_t k = 0; k < 5; ++k)
+        EXPECT_NEAR(double(found[k].distance), d[k], 1e-4 * std::max(1.0, d[k])) << "neighbour " << k;
+    }
+  }
+}
+
+TEST(Build, AgreesWithBruteForce2DFloat) { check_against_brute_force<2, float>(11, 1000); }
+TEST(Build, AgreesWithBruteForce2DDouble) { check_against_brute_force<2, double>(12, 1e6); }
+TEST(Build, AgreesWithBruteForce3DFloat) { check_against_brute_force<3, float>(13, 100); }
+TEST(Build, AgreesWithBruteForce3DDouble) { check_against_brute_force<3, double>(14, 1e-3); }
+TEST(Build, AgreesWithBruteForceAtExtremeMagnitudes) {
+  check_against_brute_force<2, float>(15, 1e37);
+  check_against_brute_force<3, double>(16, 1e300);
+}
+
+// ---- the same answers as insertion, on a larger scene ------------------------------------------------------------
+
+TEST(Build, SameAnswersAsInsertingOneByOne) {
+  for (Placement p : kPlacements) {
+    for (int threshold : {1, 8, 0}) {
+      SCOPED_TRACE("placement " + std::to_string(static_cast<int>(p)) + ", threshold " + std::to_string(threshold));
+      Scene<2, float> scene(21 + threshold, 500);
+      Config<2, float> cfg = config_for(scene.world(), p, threshold);
+      if (threshold == 0) cfg.max_depth = 5;
+      std::vector<std::pair<Box<2, float>, int>> items;
+      for (int i = 0; i < 20000; ++i) items.emplace_back(scene.object(), i);
+      Tree<2, int> built(cfg), inserted(cfg);
+      built.assign(items);
+      for (const auto& [box, v] : items) inserted.insert(box, v);
+      built.validate();
+      EXPECT_EQ(value_pairs(built), value_pairs(inserted));
+      for (int q = 0; q < 200; ++q) {
+        const Box<2, float> window = scene.object();
+        std::set<int> a, b;
+        built.query(window, [&](const int& v) { a.insert(v); });
+        inserted.query(window, [&](const int& v) { b.insert(v); });
+        ASSERT_EQ(a, b) << "window " << q;
+      }
+    }
+  }
+}
+
+// ---- ranges, errors, values that throw ---------------------------------------------------------------------------
+
+TEST(Build, TakesAnyForwardRangeOfTuples) {
+  Tree<2, std::string> tree(config_for(Box<2, float>{{0, 0}, {100, 100}}, Placement::Loose));
+  auto items = std::views::iota(0, 300) | std::views::transform([](int i) {
+                 const float x = float(i % 20) * 5, y = float(i / 20) * 5;
+                 return std::pair{Box<2, float>{{x, y}, {x + 1, y + 1}}, std::to_string(i)};
+               });
+  const std::vector<Handle> handles = tree.assign(items);
+  ASSERT_EQ(handles.size(), 300u);
+  for (int i = 0; i < 300; ++i) EXPECT_EQ(tree.value(handles[std::size_t(i)]), std::to_string(i));
+  tree.validate();
+  // An empty range empties the tree.
+  tree.assign(std::vector<std::pair<Box<2, float>, std::string>>{});
+  EXPECT_TRUE(tree.empty());
+  for (Handle h : handles) EXPECT_FALSE(tree.contains(h));
+  tree.validate();
+}
+
+TEST(Build, BadItemNamesItsIndexAndChangesNothing) {
+  Tree<2, int> tree(config_for(Box<2, float>{{0, 0}, {100, 100}}, Placement::Parent));
+  const Handle kept = tree.insert({{1, 1}, {2, 2}}, 7);
+  std::vector<std::tuple<Box<2, float>, int, std::uint32_t>> items = {
+      {{{0, 0}, {1, 1}}, 0, 1u}, {{{3, 3}, {4, 4}}, 1, 1u}, {{{5, 5}, {6, 6}}, 2, 0u}};
+  try {
+    tree.assign(items);
+    FAIL() << "a zero layer mask was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("(item 2)"), std::string::npos) << e.what();
+  }
+  std::get<2>(items[2]) = 1u;
+  std::get<0>(items[1]).max.x = std::numeric_limits<float>::quiet_NaN();
+  try {
+    tree.assign(items);
+    FAIL() << "a NaN box was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("(item 1)"), std::string::npos) << e.what();
+  }
+  ASSERT_TRUE(tree.contains(kept));
+  EXPECT_EQ(tree.size(), 1u);
+  EXPECT_EQ(tree.value(kept), 7);
+  tree.validate();
+}
+
+// A value whose copy throws on the n-th copy made.
+struct Fragile {
+  static inline int copies_left = 1 << 30;
+  int v = 0;
+  explicit Fragile(int x) : v(x) {}
+  Fragile(const Fragile& o) : v(o.v) {
+    if (--copies_left < 0) throw std::runtime_error("copy failed");
+  }
+  Fragile& operator=(const Fragile&) = default;
+};
+
+TEST(Build, ThrowingValueLeavesTheTreeEmptyAndValid) {
+  Tree<2, Fragile> tree(config_for(Box<2, float>{{0, 0}, {100, 100}}, Placement::Leaves));
+  const Handle old = tree.insert({{1, 1}, {2, 2}}, Fragile(1));
+  std::vector<std::pair<Box<2, float>, Fragile>> items;
+  for (int i = 0; i < 50; ++i) items.emplace_back(Box<2, float>{{float(i), 0}, {float(i) + 1, 1}}, Fragile(i));
+  Fragile::copies_left = 20;
+  EXPECT_THROW(tree.assign(items), std::runtime_error);
+  Fragile::copies_left = 1 << 30;
+  EXPECT_TRUE(tree.empty());
+  EXPECT_FALSE(tree.contains(old));
+  tree.validate();
+  std::size_t seen = 0;
+  tree.query(Box<2, float>{{0, 0}, {100, 100}}, [&](const Fragile&) { ++seen; });
+  EXPECT_EQ(seen, 0u);
+  // And it builds again.
+  const std::vector<Handle> handles = tree.assign(items);
+  EXPECT_EQ(tree.size(), 50u);
+  for (int i = 0; i < 50; ++i) EXPECT_EQ(tree.value(handles[std::size_t(i)]).v, i);
+  tree.validate();
+}
+
+// ---- life after a build -------------------------------------------------------------------------------------------
+
+TEST(Build, MutationsAndRebuildsAfterABuild) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE("placement " + std::to_string(static_cast<int>(p)));
+    Scene<3, float> scene(31, 100);
+    Tree<3, int> tree(config_for(scene.world(), p));
+    std::vector<std::pair<Box<3, float>, int>> items;
+    std::vector<Handle> handles;
+    for (int round = 0; round < 4; ++round) {
+      items.clear();
+      for (int i = 0; i < 2000; ++i) items.emplace_back(scene.object(), round * 10000 + i);
+      const std::vector<Handle> old = handles;
+      tree.assign(items, handles);
+      for (Handle h : old) ASSERT_FALSE(tree.contains(h));
+      // Erase a third, move a third, insert some: the tree stays valid and agrees with brute force.
+      std::vector<std::pair<Box<3, float>, int>> live;
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i % 3 == 0) {
+          tree.erase(handles[i]);
+        } else if (i % 3 == 1) {
+          items[i].first = scene.object();
+          tree.move(handles[i], items[i].first);
+          live.push_back(items[i]);
+        } else {
+          live.push_back(items[i]);
+        }
+      }
+      for (int i = 0; i < 300; ++i) {
+        live.emplace_back(scene.object(), -1 - i);
+        tree.insert(live.back().first, live.back().second);
+      }
+      tree.validate();
+      ASSERT_EQ(tree.size(), live.size());
+      std::set<std::pair<int, int>> want;
+      for (std::size_t i = 0; i < live.size(); ++i)
+        for (std::size_t j = i + 1; j < live.size(); ++j)
+          if (touches(live[i].first, live[j].first))
+            want.emplace(std::min(live[i].second, live[j].second), std::max(live[i].second, live[j].second));
+      EXPECT_EQ(value_pairs(tree), want) << "round " << round;
+    }
+  }
+}
+
+TEST(Build, ReserveAndAMovedFromTree) {
+  Config<2, float> cfg = config_for(Box<2, float>{{0, 0}, {64, 64}}, Placement::Loose, 0);
+  cfg.max_depth = 4;
+  Tree<2, int> tree(cfg);
+  tree.reserve(1000);
+  std::vector<std::pair<Box<2, float>, int>> items;
+  for (int i = 0; i < 1000; ++i) {
+    const float x = float(i % 64), y = float(i / 64);
+    items.emplace_back(Box<2, float>{{x, y}, {x, y}}, i);
+  }
+  tree.assign(items);
+  Tree<2, int> other(std::move(tree));
+  // The moved-from tree (split_threshold 0: its full tree is gone) builds again.
+  const std::vector<Handle> handles = tree.assign(items);
+  tree.validate();
+  other.validate();
+  EXPECT_EQ(tree.size(), 1000u);
+  EXPECT_EQ(other.size(), 1000u);
+  EXPECT_EQ(value_pairs(tree), value_pairs(other));
+  EXPECT_EQ(tree.value(handles[999]), 999);
+  EXPECT_THROW(tree.reserve(std::size_t{1} << 33), std::length_error);
+}
+
+}  // namespace
