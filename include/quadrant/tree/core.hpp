@@ -364,6 +364,7 @@ class TreeCore {
     std::vector<BuildJob>& jobs = job_lease.get();
     std::vector<std::uint32_t>& masks = mask_lease.get();
     jobs.push_back({0, 0, static_cast<std::uint32_t>(arena.size())});
+    store_.reserve_entries(arena.size());
     // Invariant: the job on top of the stack owns the end of the arena (arena.size() == hi), so a finished job
     // gives its space back by truncating, and the children of a split take the place of their parent's range.
     while (!jobs.empty()) {
@@ -391,18 +392,22 @@ class TreeCore {
       masks.resize(size);
       std::uint32_t stay_layers = 0, stayed = 0;
       for (std::uint32_t i = 0; i < size; ++i) {
-        const entry_type& e = arena[job.lo + i];
-        const std::uint32_t mask = child_mask(p, n, cells, e.box);
+        const std::uint32_t mask = child_mask(p, n, cells, arena[job.lo + i].box);
         masks[i] = mask;
-        if (mask == 0) {
-          store_.add_entry(n, e);
-          stay_layers |= e.layers;
-          ++stayed;
-        }
+        stayed += mask == 0;
         for (std::uint32_t m = mask; m != 0; m &= m - 1) ++counts[std::countr_zero(m)];
       }
+      if (stayed != 0) {
+        store_.make_room(n, stayed);
+        for (std::uint32_t i = 0; i < size; ++i) {
+          if (masks[i] != 0) continue;
+          store_.add_entry(n, arena[job.lo + i]);
+          stay_layers |= arena[job.lo + i].layers;
+        }
+      }
+      // Child 0's range goes last, on top, so that it is built first: ranges come out in pre-order.
       std::size_t at[fanout], total = 0;
-      for (std::uint32_t k = 0; k < fanout; ++k) {
+      for (std::uint32_t k = fanout; k-- > 0;) {
         at[k] = job.hi + total;
         total += counts[k];
       }
@@ -416,10 +421,9 @@ class TreeCore {
         store_.add_count(n, stayed);
         store_.add_layers(n, stay_layers);
       }
-      // Child k's range ends where child k + 1's begins; pushed in order, the last child (highest in the arena)
-      // is built first.
+      // Child k's range ends where child k - 1's begins; child 0, highest in the arena, is pushed last.
       std::uint32_t lo = job.lo;
-      for (std::uint32_t k = 0; k < fanout; ++k) {
+      for (std::uint32_t k = fanout; k-- > 0;) {
         if (counts[k] != 0) jobs.push_back({first + k, lo, lo + counts[k]});
         lo += counts[k];
       }
@@ -429,6 +433,7 @@ class TreeCore {
   // Lists the entries `here` in node n, which has no entries yet.
   void list_here(std::uint32_t n, std::span<const entry_type> here) {
     if (here.empty()) return;
+    store_.make_room(n, static_cast<std::uint32_t>(here.size()));
     std::uint32_t layers = 0;
     for (const entry_type& e : here) {
       store_.add_entry(n, e);

@@ -8,12 +8,20 @@
 // The layout today: nodes live in one vector addressed by 32-bit indices. The root is node 0; every other node
 // belongs to a block of 2^D siblings starting at 1 + k * 2^D, so a node's position among its siblings is
 // arithmetic and the children of a node sit side by side. Freed blocks go on a free list and are reused before the
-// vector grows. Each node keeps its entries in a vector of its own, with a parallel vector naming each entry's
-// reference. A reference records where one entry of an object sits (node, slot); the references of one object
-// form a doubly linked chain (several under Placement::Leaves), so erase and move find its entries in O(1).
+// vector grows.
+//
+// The entries of all nodes share one array: a node owns the range [first, first + cap) and uses its first `size`
+// slots, and a parallel array names each entry's reference. A bulk build lays the ranges out exactly, in
+// pre-order, so a walk reads the entries front to back. A node that outgrows its range moves to a range of twice
+// the room (at the end, or one freed earlier of that size class) and leaves its old range to the free list of its
+// class; so steady churn reuses space instead of growing. A reference records where one entry of an object sits
+// (node, slot within the node); the references of one object form a doubly linked chain (several under
+// Placement::Leaves), so erase and move find its entries in O(1).
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -85,8 +93,12 @@ class NodeStore {
     return node.count != 0 && (node.layers & mask) != 0;
   }
   // The entries node n itself lists, in storage order.
-  std::span<const entry_type> entries(std::uint32_t n) const noexcept { return nodes_[n].entries; }
-  std::uint32_t entry_ref(std::uint32_t n, std::uint32_t slot) const noexcept { return nodes_[n].refs[slot]; }
+  std::span<const entry_type> entries(std::uint32_t n) const noexcept {
+    return {entries_.data() + nodes_[n].first, nodes_[n].size};
+  }
+  std::uint32_t entry_ref(std::uint32_t n, std::uint32_t slot) const noexcept {
+    return entry_refs_[nodes_[n].first + slot];
+  }
 
   // An object's references: for (r = first_ref(id); r != kNone; r = next_ref(r)) visits every node listing it.
   std::uint32_t first_ref(std::uint32_t id) const noexcept { return id < heads_.size() ? heads_[id] : kNone; }
@@ -121,8 +133,9 @@ class NodeStore {
   // Heap bytes held, capacity included.
   std::size_t bytes() const noexcept {
     std::size_t b = nodes_.capacity() * sizeof(Node) + free_blocks_.capacity() * sizeof(std::uint32_t) +
-                    refs_.capacity() * sizeof(Ref) + heads_.capacity() * sizeof(std::uint32_t);
-    for (const Node& n : nodes_) b += n.entries.capacity() * sizeof(entry_type) + n.refs.capacity() * sizeof(std::uint32_t);
+                    refs_.capacity() * sizeof(Ref) + heads_.capacity() * sizeof(std::uint32_t) +
+                    entries_.capacity() * sizeof(entry_type) + entry_refs_.capacity() * sizeof(std::uint32_t);
+    for (const auto& list : free_ranges_) b += list.capacity() * sizeof(std::uint32_t);
     return b;
   }
   // Bytes of one node, for the full tree's size estimate.
@@ -130,10 +143,15 @@ class NodeStore {
 
   // ---- writes ----
 
-  // One empty root over `cell` with `bounds`; every other node, entry and reference is dropped. Memory is kept:
-  // entry vectors keep their capacity for reuse.
+  // One empty root over `cell` with `bounds`; every other node, entry and reference is dropped. Memory is kept
+  // for reuse.
   void reset(const box_type& cell, const box_type& bounds) {
     nodes_.resize(std::max<std::size_t>(nodes_.size(), 1));
+    // Every range is free now: the whole array starts over.
+    entries_.clear();
+    entry_refs_.clear();
+    for (auto& list : free_ranges_) list.clear();
+    for (Node& node : nodes_) node.first = node.size = node.cap = 0;
     free_blocks_.clear();
     for (std::size_t b = nodes_.size(); b > 1;) {
       b -= kFanout;
@@ -150,8 +168,7 @@ class NodeStore {
     walk(0, 0, [&](std::uint32_t n) {
       Node& node = nodes_[n];
       if (node.count == 0) return Step::Skip;
-      node.entries.clear();
-      node.refs.clear();
+      node.size = 0;
       node.count = 0;
       node.layers = 0;
       return Step::Descend;
@@ -171,14 +188,28 @@ class NodeStore {
     if (heads_.size() < n) heads_.resize(n, kNone);
   }
 
+  // Room for the entries of `n` objects in all, across nodes (a bulk build's total), so the array does not grow
+  // while they are listed.
+  void reserve_entries(std::size_t n) {
+    entries_.reserve(n);
+    entry_refs_.reserve(n);
+  }
+
+  // Makes node n's range hold at least `extra` more entries; when it must move, its new range is exactly that
+  // big and at the end of the array (a bulk build lists each node once, so its ranges come out in build order).
+  void make_room(std::uint32_t n, std::uint32_t extra) {
+    const Node& node = nodes_[n];
+    if (node.size + extra > node.cap) relocate(n, node.size + extra, false);
+  }
+
   // Appends `e` to node n's entries with a new reference, linked first in the chain of object e.id. Counts and
   // layers are the caller's (see add_count, add_layers).
   void add_entry(std::uint32_t n, const entry_type& e) { append(n, e, link_ref(e.id)); }
 
   // Swap-removes entry `slot` of node n and frees its reference.
   void remove_entry(std::uint32_t n, std::uint32_t slot) {
-    const std::uint32_t r = nodes_[n].refs[slot];
-    unlink_ref(nodes_[n].entries[slot].id, r);
+    const std::uint32_t at = nodes_[n].first + slot;
+    unlink_ref(entries_[at].id, entry_refs_[at]);
     erase_slot(n, slot);
   }
 
@@ -197,13 +228,13 @@ class NodeStore {
 
   // Gives every entry of object `id` the box `box` (the object stays in the same nodes).
   void set_object_box(std::uint32_t id, const box_type& box) noexcept {
-    for (std::uint32_t r = heads_[id]; r != kNone; r = refs_[r].next) nodes_[refs_[r].node].entries[refs_[r].slot].box = box;
+    for (std::uint32_t r = heads_[id]; r != kNone; r = refs_[r].next) entry_at(r).box = box;
   }
   // Gives every entry of object `id` the mask `layers`; calls changed(n) for each node listing it.
   template <class Changed>
   void set_object_layers(std::uint32_t id, std::uint32_t layers, Changed&& changed) {
     for (std::uint32_t r = heads_[id]; r != kNone; r = refs_[r].next) {
-      nodes_[refs_[r].node].entries[refs_[r].slot].layers = layers;
+      entry_at(r).layers = layers;
       changed(refs_[r].node);
     }
   }
@@ -222,17 +253,18 @@ class NodeStore {
       init_node(first + k, c, bounds_of(k, c), n, depth);
     }
     nodes_[n].first_child = first;
-    // In storage order; entries that stay are compacted to the front, keeping their order.
+    // In storage order; entries that stay are compacted to the front, keeping their order. Appending to a child
+    // may grow the array, so n's entries are addressed by index, never held by reference.
     std::int64_t added = 0, removed = 0;
     std::uint32_t kept = 0;
-    const std::uint32_t size = static_cast<std::uint32_t>(nodes_[n].entries.size());
+    const std::uint32_t size = nodes_[n].size;
     for (std::uint32_t i = 0; i < size; ++i) {
-      const entry_type e = nodes_[n].entries[i];
-      const std::uint32_t r = nodes_[n].refs[i];
+      const entry_type e = entries_[nodes_[n].first + i];
+      const std::uint32_t r = entry_refs_[nodes_[n].first + i];
       const std::uint32_t mask = targets(e);
       if (mask == 0) {
-        nodes_[n].entries[kept] = e;
-        nodes_[n].refs[kept] = r;
+        entries_[nodes_[n].first + kept] = e;
+        entry_refs_[nodes_[n].first + kept] = r;
         refs_[r].slot = kept++;
         continue;
       }
@@ -247,8 +279,8 @@ class NodeStore {
         ++added;
       }
     }
-    nodes_[n].entries.resize(kept);
-    nodes_[n].refs.resize(kept);
+    nodes_[n].size = kept;
+    shrink(n);
     if (added != removed) add_count(n, added - removed);
     return first;
   }
@@ -262,11 +294,11 @@ class NodeStore {
     const std::uint32_t first = nodes_[a].first_child;
     std::int64_t dropped = 0;
     walk(first, a, [&](std::uint32_t m) {
-      Node& node = nodes_[m];
-      if (node.first_child != kNone) blocks_.push_back(node.first_child);
-      for (std::uint32_t i = 0; i < node.entries.size(); ++i) {
-        const entry_type e = node.entries[i];
-        const std::uint32_t r = node.refs[i];
+      if (nodes_[m].first_child != kNone) blocks_.push_back(nodes_[m].first_child);
+      // Appending to a may grow the array: m's entries are addressed by index.
+      for (std::uint32_t i = 0; i < nodes_[m].size; ++i) {
+        const entry_type e = entries_[nodes_[m].first + i];
+        const std::uint32_t r = entry_refs_[nodes_[m].first + i];
         if (!keep(e, m)) {
           unlink_ref(e.id, r);
           ++dropped;
@@ -302,7 +334,7 @@ class NodeStore {
       std::uint32_t u = 0;
       if (node.first_child != kNone)
         for (std::uint32_t k = 0; k < kFanout && u != node.layers; ++k) u |= nodes_[node.first_child + k].layers;
-      for (std::size_t i = 0; i < node.entries.size() && u != node.layers; ++i) u |= node.entries[i].layers;
+      for (std::uint32_t i = 0; i < node.size && u != node.layers; ++i) u |= entries_[node.first + i].layers;
       if (u == node.layers) return;
       node.layers = u;
     }
@@ -311,8 +343,7 @@ class NodeStore {
   void set_retry_at(std::uint32_t n, std::uint32_t at) noexcept { nodes_[n].retry_at = at; }
 
  private:
-  // A node: 112 bytes in 2D float (pinned below). Entry storage is per node today; a packed store replaces the
-  // two vectors by a range into one array.
+  // A node: 72 bytes in 2D float (pinned below).
   struct Node {
     box_type cell;    // the exact cell; children halve it
     box_type bounds;  // see bounds()
@@ -322,9 +353,8 @@ class NodeStore {
     std::uint32_t retry_at = 0;
     std::uint32_t layers = 0;
     int depth = 0;
+    std::uint32_t first = 0, size = 0, cap = 0;  // entries_[first, first + size) in use, cap reserved
     bool alive = false;
-    std::vector<entry_type> entries;
-    std::vector<std::uint32_t> refs;  // parallel to entries: each entry's reference
   };
   // Where one entry of an object sits; doubly linked per object.
   struct Ref {
@@ -334,9 +364,7 @@ class NodeStore {
   static_assert(sizeof(StoredEntry<2, float>) == 24 && sizeof(StoredEntry<3, float>) == 32 &&
                     sizeof(StoredEntry<2, double>) == 40 && sizeof(StoredEntry<3, double>) == 56,
                 "quadrant: a stored entry is its box and two 32-bit words");
-  static_assert(sizeof(void*) != 8 || sizeof(std::vector<int>) != 24 || D != 2 || !std::is_same_v<S, float> ||
-                    sizeof(Node) == 112,
-                "quadrant: a 2D float node is 112 bytes on 64-bit targets");
+  static_assert(D != 2 || !std::is_same_v<S, float> || sizeof(Node) == 72, "quadrant: a 2D float node is 72 bytes");
 
   void init_node(std::uint32_t n, const box_type& cell, const box_type& bounds, std::uint32_t parent, int depth) {
     Node& node = nodes_[n];
@@ -351,9 +379,8 @@ class NodeStore {
     node.alive = true;
   }
 
-  // The one place a node is returned to the free state. Entry vectors keep their capacity so reuse after churn
-  // does not allocate.
-  void clear_node(std::uint32_t n) noexcept {
+  // The one place a node is returned to the free state; its range goes to the free list of its size class.
+  void clear_node(std::uint32_t n) {
     Node& node = nodes_[n];
     node.alive = false;
     node.parent = kNone;
@@ -361,9 +388,62 @@ class NodeStore {
     node.count = 0;
     node.retry_at = 0;
     node.layers = 0;
-    node.entries.clear();
-    node.refs.clear();
+    release_range(n);
   }
+
+  // ---- entry ranges ----
+
+  // Gives back the room a node no longer needs after a split: all of it when no entry stayed, else all but the
+  // power of two that holds what stayed (inner nodes keep few entries; their leaf-sized ranges would be waste).
+  void shrink(std::uint32_t n) {
+    const Node& node = nodes_[n];
+    if (node.size == 0) {
+      release_range(n);
+    } else if (std::bit_ceil(std::max<std::uint32_t>(node.size, 4)) < node.cap) {
+      relocate(n, node.size, true);
+    }
+  }
+
+  entry_type& entry_at(std::uint32_t r) noexcept { return entries_[nodes_[refs_[r].node].first + refs_[r].slot]; }
+
+  // A freed range of cap c waits in class floor(log2 c) and serves requests of up to 2^class entries.
+  void release_range(std::uint32_t n) {
+    Node& node = nodes_[n];
+    if (node.cap != 0) free_ranges_[std::bit_width(node.cap) - 1].push_back(node.first);
+    node.first = node.size = node.cap = 0;
+  }
+
+  // Moves node n's entries to a range of at least `need` slots. A growing node (pow2) gets a power of two, from
+  // the free list of that class when it has one, else at the end; make_room gets exactly `need` at the end. The
+  // range at the end of the array grows in place.
+  void relocate(std::uint32_t n, std::uint32_t need, bool pow2) {
+    if (need > kNone / 2) throw std::length_error("quadrant: more than 2^31 entries in one node");
+    const std::uint32_t cap = pow2 ? std::bit_ceil(std::max<std::uint32_t>(need, 4)) : need;
+    const std::size_t end = entries_.size();
+    const Node& node = nodes_[n];
+    const bool last = node.cap != 0 && node.first + node.cap == end;
+    const unsigned c = static_cast<unsigned>(std::bit_width(cap) - 1);
+    const bool reuse = !last && pow2 && !free_ranges_[c].empty();
+    // The last range grows or shrinks in place; otherwise a freed range of the class, or new room at the end.
+    const std::size_t first = last ? node.first : reuse ? free_ranges_[c].back() : end;
+    const std::size_t top = last ? first + cap : std::max(end, first + cap);
+    if (top >= std::size_t{kNone}) throw std::length_error("quadrant: more than 2^32 node entries");
+    if (top != end) {
+      entries_.resize(top);
+      entry_refs_.resize(top);
+    }
+    if (reuse) free_ranges_[c].pop_back();
+    if (!last) {
+      std::copy_n(entries_.begin() + node.first, node.size, entries_.begin() + first);
+      std::copy_n(entry_refs_.begin() + node.first, node.size, entry_refs_.begin() + first);
+      const std::uint32_t size = node.size;
+      release_range(n);
+      nodes_[n].size = size;
+    }
+    nodes_[n].first = static_cast<std::uint32_t>(first);
+    nodes_[n].cap = cap;
+  }
+
 
   // The index of the first node of a fresh block of kFanout children, reusing a freed block if there is one.
   std::uint32_t allocate_block() {
@@ -390,24 +470,25 @@ class NodeStore {
   }
 
   void append(std::uint32_t n, const entry_type& e, std::uint32_t r) {
+    if (nodes_[n].size == nodes_[n].cap) relocate(n, nodes_[n].size + 1, true);
     Node& node = nodes_[n];
     refs_[r].node = n;
-    refs_[r].slot = static_cast<std::uint32_t>(node.entries.size());
-    node.entries.push_back(e);
-    node.refs.push_back(r);
+    refs_[r].slot = node.size;
+    entries_[node.first + node.size] = e;
+    entry_refs_[node.first + node.size] = r;
+    ++node.size;
   }
 
   // Swap-removes slot `slot` of node n; its reference is left to the caller.
   void erase_slot(std::uint32_t n, std::uint32_t slot) noexcept {
     Node& node = nodes_[n];
-    const std::uint32_t last = static_cast<std::uint32_t>(node.entries.size() - 1);
+    const std::uint32_t last = node.size - 1;
     if (slot != last) {
-      node.entries[slot] = node.entries[last];
-      node.refs[slot] = node.refs[last];
-      refs_[node.refs[slot]].slot = slot;
+      entries_[node.first + slot] = entries_[node.first + last];
+      entry_refs_[node.first + slot] = entry_refs_[node.first + last];
+      refs_[entry_refs_[node.first + slot]].slot = slot;
     }
-    node.entries.pop_back();
-    node.refs.pop_back();
+    --node.size;
   }
 
   std::uint32_t allocate_ref() {
@@ -446,6 +527,9 @@ class NodeStore {
   std::vector<Ref> refs_;
   std::uint32_t free_ref_ = kNone;
   std::vector<std::uint32_t> heads_;  // per object record: its first reference
+  std::vector<entry_type> entries_;        // every node's entries, in ranges
+  std::vector<std::uint32_t> entry_refs_;  // parallel to entries_: each entry's reference
+  std::array<std::vector<std::uint32_t>, 32> free_ranges_;  // freed ranges by size class
   std::vector<std::uint32_t> blocks_;  // collapse's scratch
 };
 
