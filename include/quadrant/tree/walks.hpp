@@ -113,9 +113,19 @@ void query_walk(P, const TreeCore<D, S>& core, const Shape& query_shape, std::ui
 // Every unordered overlapping pair in `layers`, once; pair(a, b) gets the two stored entries.
 //
 // Loose and Parent: each entry is tested against the later entries of its node and against every node after its
-// own in pre-order (its descendants, then the rest), pruned by node bounds; each pair is met once.
+// own in pre-order (its descendants, then the rest), pruned by node bounds; each pair is met once. Under Parent,
+// bounds are cells, so nothing outside the subtree of an ancestor whose cell holds the entry's box strictly inside
+// can overlap it: the walk ends with that subtree (the lowest such ancestor, found by climbing from the node).
 // Leaves: all pairs within each leaf; a pair listed by several leaves is reported by the one owning its report
 // point.
+// True when b lies in the interior of cell: it touches no face.
+template <int D, class S>
+bool strictly_inside(const Box<D, S>& cell, const Box<D, S>& b) noexcept {
+  for (int i = 0; i < D; ++i)
+    if (!(cell.min[i] < b.min[i] && b.max[i] < cell.max[i])) return false;
+  return true;
+}
+
 template <class P, int D, class S, class Pair>
 void pairs_walk(P, const TreeCore<D, S>& core, std::uint32_t layers, PairStats& st, Pair& pair) {
   const NodeStore<D, S>& store = core.store();
@@ -144,7 +154,12 @@ void pairs_walk(P, const TreeCore<D, S>& core, std::uint32_t layers, PairStats& 
       }
       if constexpr (!P::kEveryLeaf) {
         if (!go_on) break;
-        store.walk(n, 0, [&](std::uint32_t m) {
+        std::uint32_t bound = 0;
+        if constexpr (P::kind == Placement::Parent) {
+          bound = n;
+          while (bound != 0 && !strictly_inside(store.cell(bound), a.box)) bound = store.parent(bound);
+        }
+        store.walk(n, bound, [&](std::uint32_t m) {
           if (m == n) return Step::Descend;
           ++st.nodes_visited;
           if (!store.reaches(m, layers) || !overlaps(a.box, store.bounds(m))) return Step::Skip;
