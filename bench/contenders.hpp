@@ -7,6 +7,7 @@
 // or by R* insertion (updated by remove + insert).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -198,6 +199,30 @@ inline int depth_for(std::size_t n) {
   return std::max(8, depth + 1);
 }
 
+/// The scene's boxes as (box, index) items for Tree::assign, made on the fly (no copy of the scene).
+struct IndexedBoxes {
+  struct iterator {
+    using value_type = std::pair<Box2, std::uint32_t>;
+    using difference_type = std::ptrdiff_t;
+    const Box2* boxes = nullptr;
+    std::uint32_t i = 0;
+    value_type operator*() const { return {boxes[i], i}; }
+    iterator& operator++() {
+      ++i;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator old = *this;
+      ++i;
+      return old;
+    }
+    bool operator==(const iterator& o) const { return i == o.i; }
+  };
+  std::span<const Box2> boxes;
+  iterator begin() const { return {boxes.data(), 0}; }
+  iterator end() const { return {boxes.data(), static_cast<std::uint32_t>(boxes.size())}; }
+};
+
 /// quadrant's Tree with one placement, updated by move() or rebuilt from scratch by a bulk build (assign keeps the
 /// pools).
 class QuadrantTree {
@@ -215,9 +240,7 @@ class QuadrantTree {
 
   // A bulk build (Tree::assign): handle indices follow space, so ids_ maps them back to the scene's indices.
   void build(std::span<const Box2> boxes) {
-    items_.clear();
-    for (std::size_t i = 0; i < boxes.size(); ++i) items_.emplace_back(boxes[i], std::uint32_t(i));
-    tree_.assign(items_, handles_);
+    tree_.assign(IndexedBoxes{boxes}, handles_);
     ids_.resize(boxes.size());
     for (std::size_t i = 0; i < boxes.size(); ++i) ids_[handles_[i].index()] = std::uint32_t(i);
   }
@@ -261,7 +284,6 @@ class QuadrantTree {
 
  private:
   quadrant::Tree<2, std::uint32_t, float> tree_;
-  std::vector<std::pair<Box2, std::uint32_t>> items_;
   bool rebuild_;
   std::vector<quadrant::Handle> handles_;
   std::vector<std::uint32_t> ids_;  // by handle slot
