@@ -70,9 +70,9 @@ class NodeStore {
   // Free blocks of kFanout slots each, waiting for reuse.
   std::size_t free_blocks() const noexcept { return free_blocks_.size(); }
   bool alive(std::uint32_t n) const noexcept { return nodes_[n].alive; }
-  const box_type& cell(std::uint32_t n) const noexcept { return nodes_[n].cell; }
+  const box_type& cell(std::uint32_t n) const noexcept { return cells_[n]; }
   // What queries prune by: every object stored in the subtree lies inside (the root: everything).
-  const box_type& bounds(std::uint32_t n) const noexcept { return nodes_[n].bounds; }
+  const box_type& bounds(std::uint32_t n) const noexcept { return bounds_[n]; }
   std::uint32_t parent(std::uint32_t n) const noexcept { return nodes_[n].parent; }
   std::uint32_t first_child(std::uint32_t n) const noexcept { return nodes_[n].first_child; }
   bool is_leaf(std::uint32_t n) const noexcept { return nodes_[n].first_child == kNone; }
@@ -132,20 +132,23 @@ class NodeStore {
 
   // Heap bytes held, capacity included.
   std::size_t bytes() const noexcept {
-    std::size_t b = nodes_.capacity() * sizeof(Node) + free_blocks_.capacity() * sizeof(std::uint32_t) +
+    std::size_t b = nodes_.capacity() * sizeof(Node) + (cells_.capacity() + bounds_.capacity()) * sizeof(box_type) +
+                    free_blocks_.capacity() * sizeof(std::uint32_t) +
                     refs_.capacity() * sizeof(Ref) + heads_.capacity() * sizeof(std::uint32_t) +
                     entries_.capacity() * sizeof(entry_type) + entry_refs_.capacity() * sizeof(std::uint32_t);
     for (const auto& list : free_ranges_) b += list.capacity() * sizeof(std::uint32_t);
     return b;
   }
   // Bytes of one node, for the full tree's size estimate.
-  static constexpr std::size_t node_bytes() noexcept { return sizeof(Node); }
+  static constexpr std::size_t node_bytes() noexcept { return sizeof(Node) + 2 * sizeof(box_type); }
 
   // ---- writes ----
 
   // One empty root over `cell` with `bounds`; every other node, entry and reference is dropped. Memory is kept
   // for reuse.
   void reset(const box_type& cell, const box_type& bounds) {
+    cells_.resize(std::max<std::size_t>(nodes_.size(), 1));
+    bounds_.resize(std::max<std::size_t>(nodes_.size(), 1));
     nodes_.resize(std::max<std::size_t>(nodes_.size(), 1));
     // Every range is free now: the whole array starts over.
     entries_.clear();
@@ -179,6 +182,8 @@ class NodeStore {
   // Forgets everything, memory included, leaving one root (what a moved-from tree holds).
   void release(const box_type& cell, const box_type& bounds) {
     *this = NodeStore{};
+    cells_.resize(1);
+    bounds_.resize(1);
     nodes_.resize(1);
     init_node(0, cell, bounds, kNone, 0);
   }
@@ -343,10 +348,10 @@ class NodeStore {
   void set_retry_at(std::uint32_t n, std::uint32_t at) noexcept { nodes_[n].retry_at = at; }
 
  private:
-  // A node: 72 bytes in 2D float (pinned below).
+  // A node: 40 bytes (pinned below), whatever D and S. Its cell (children halve it) and its bounds (see bounds())
+  // live in arrays of their own, so the bounds of 2^D siblings, which a walk tests one after another, share one
+  // or two cache lines.
   struct Node {
-    box_type cell;    // the exact cell; children halve it
-    box_type bounds;  // see bounds()
     std::uint32_t parent = kNone;
     std::uint32_t first_child = kNone;
     std::uint32_t count = 0;
@@ -364,12 +369,12 @@ class NodeStore {
   static_assert(sizeof(StoredEntry<2, float>) == 24 && sizeof(StoredEntry<3, float>) == 32 &&
                     sizeof(StoredEntry<2, double>) == 40 && sizeof(StoredEntry<3, double>) == 56,
                 "quadrant: a stored entry is its box and two 32-bit words");
-  static_assert(D != 2 || !std::is_same_v<S, float> || sizeof(Node) == 72, "quadrant: a 2D float node is 72 bytes");
+  static_assert(sizeof(Node) == 40, "quadrant: a node is 40 bytes");
 
   void init_node(std::uint32_t n, const box_type& cell, const box_type& bounds, std::uint32_t parent, int depth) {
+    cells_[n] = cell;
+    bounds_[n] = bounds;
     Node& node = nodes_[n];
-    node.cell = cell;
-    node.bounds = bounds;
     node.parent = parent;
     node.first_child = kNone;
     node.count = 0;
@@ -454,6 +459,9 @@ class NodeStore {
     }
     const std::size_t first = nodes_.size();
     if (first + kFanout >= std::size_t{kNone}) throw std::length_error("quadrant: the node pool exceeds 2^32 nodes");
+    // The box arrays first: slots() is nodes_.size(), so spare room in them is harmless if a later one throws.
+    cells_.resize(first + kFanout);
+    bounds_.resize(first + kFanout);
     nodes_.resize(first + kFanout);
     return static_cast<std::uint32_t>(first);
   }
@@ -523,6 +531,7 @@ class NodeStore {
   }
 
   std::vector<Node> nodes_;
+  std::vector<box_type> cells_, bounds_;  // by node index, beside nodes_
   std::vector<std::uint32_t> free_blocks_;
   std::vector<Ref> refs_;
   std::uint32_t free_ref_ = kNone;
