@@ -482,7 +482,7 @@ class TreeCore {
     }
     double nodes = 0, level_nodes = 1;
     for (int d = 0; d <= levels; ++d, level_nodes *= fanout) nodes += level_nodes;
-    // 2^24 nodes is already about 2 GB for an octree; beyond that a full tree is a mistake, not a grid.
+    // 2^24 nodes is already about 1.5 GB for an octree of floats; beyond that a full tree is a mistake, not a grid.
     if (nodes > double{1u << 24})
       throw std::invalid_argument("quadrant: split_threshold 0 builds the full tree down to depth " +
                                   std::to_string(levels) + ": " + std::to_string(static_cast<long long>(nodes)) +
