@@ -21,6 +21,7 @@
 #include <boost/geometry.hpp>
 #include <boost/geometry/index/rtree.hpp>
 #include <boost/iterator/function_output_iterator.hpp>
+#include <quadrant_support/generated.hpp>
 
 #include <quadrant/tree.hpp>
 
@@ -199,30 +200,6 @@ inline int depth_for(std::size_t n) {
   return std::max(8, depth + 1);
 }
 
-/// The scene's boxes as (box, index) items for Tree::assign, made on the fly (no copy of the scene).
-struct IndexedBoxes {
-  struct iterator {
-    using value_type = std::pair<Box2, std::uint32_t>;
-    using difference_type = std::ptrdiff_t;
-    const Box2* boxes = nullptr;
-    std::uint32_t i = 0;
-    value_type operator*() const { return {boxes[i], i}; }
-    iterator& operator++() {
-      ++i;
-      return *this;
-    }
-    iterator operator++(int) {
-      iterator old = *this;
-      ++i;
-      return old;
-    }
-    bool operator==(const iterator& o) const { return i == o.i; }
-  };
-  std::span<const Box2> boxes;
-  iterator begin() const { return {boxes.data(), 0}; }
-  iterator end() const { return {boxes.data(), static_cast<std::uint32_t>(boxes.size())}; }
-};
-
 /// quadrant's Tree with one placement, updated by move() or rebuilt from scratch by a bulk build (assign keeps the
 /// pools).
 class QuadrantTree {
@@ -240,7 +217,9 @@ class QuadrantTree {
 
   // A bulk build (Tree::assign): handle indices follow space, so ids_ maps them back to the scene's indices.
   void build(std::span<const Box2> boxes) {
-    tree_.assign(IndexedBoxes{boxes}, handles_);
+    tree_.assign(quadrant_support::Generated(static_cast<std::uint32_t>(boxes.size()),
+                                             [boxes](std::uint32_t i) { return std::pair{boxes[i], i}; }),
+                 handles_);
     ids_.resize(boxes.size());
     for (std::size_t i = 0; i < boxes.size(); ++i) ids_[handles_[i].index()] = std::uint32_t(i);
   }

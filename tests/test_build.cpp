@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <quadrant/quadrant.hpp>
+#include <quadrant_support/generated.hpp>
 
 namespace {
 
@@ -193,37 +194,14 @@ TEST(Build, SameAnswersAsInsertingOneByOne) {
 
 // ---- ranges, errors, values that throw ---------------------------------------------------------------------------
 
-// A forward range that makes its items on the fly (a prvalue pair per element), as a transform view would;
-// written by hand because clang 14 cannot compile libstdc++ 12's views.
-struct GridItems {
-  struct iterator {
-    using value_type = std::pair<Box<2, float>, std::string>;
-    using difference_type = std::ptrdiff_t;
-    int i = 0;
-    value_type operator*() const {
-      const float x = float(i % 20) * 5, y = float(i / 20) * 5;
-      return {Box<2, float>{{x, y}, {x + 1, y + 1}}, std::to_string(i)};
-    }
-    iterator& operator++() {
-      ++i;
-      return *this;
-    }
-    iterator operator++(int) {
-      iterator old = *this;
-      ++i;
-      return old;
-    }
-    bool operator==(const iterator&) const = default;
-  };
-  int n;
-  iterator begin() const { return {0}; }
-  iterator end() const { return {n}; }
-};
-static_assert(std::ranges::forward_range<GridItems>);
-
 TEST(Build, TakesAnyForwardRangeOfTuples) {
   Tree<2, std::string> tree(config_for(Box<2, float>{{0, 0}, {100, 100}}, Placement::Loose));
-  const GridItems items{300};
+  // A forward range that makes its items on the fly (a prvalue pair per element), as a transform view would.
+  const quadrant_support::Generated items(300, [](std::uint32_t i) {
+    const float x = float(i % 20) * 5, y = float(i / 20) * 5;
+    return std::pair{Box<2, float>{{x, y}, {x + 1, y + 1}}, std::to_string(i)};
+  });
+  static_assert(std::ranges::forward_range<decltype(items)>);
   const std::vector<Handle> handles = tree.assign(items);
   ASSERT_EQ(handles.size(), 300u);
   for (int i = 0; i < 300; ++i) EXPECT_EQ(tree.value(handles[std::size_t(i)]), std::to_string(i));
