@@ -3,8 +3,8 @@
 //
 // Idea: cells halve the world; nodes live in a pool of 32-bit indices with children in contiguous blocks, so every
 // walk is stackless (first child, else next sibling, else an ancestor's next sibling) and needs no memory. Each
-// object has a record (value, box, layers) and a generation addressed by its handle; nodes list the objects they hold as
-// (box, record index, layers) entries, and a reference per entry lets erase and move find them in O(1).
+// object has a record (value, box, layers) and a generation addressed by its handle; nodes list the objects they
+// hold as (box, record index, layers) entries, and a reference per entry lets erase and move find them in O(1).
 //
 // The layers, from the bottom (docs/architecture.md has the map): tree/node_store.hpp owns the memory layout;
 // tree/placement.hpp the three placements as policies; tree/core.hpp places, splits and merges; tree/walks.hpp and
@@ -141,7 +141,7 @@ class Tree {
   }
 
   /// Replaces the contents with `items` (a forward range of TreeItem: (box, value) or (box, value, layers)
-  /// tuples), built at once from the top down: the tree insert() would give for these objects (the same
+  /// tuples), built at once from the top down: a tree inserting them could have built (the same
   /// answers), several times faster than inserting them one by one, with objects near in space stored near in
   /// memory, which speeds up the queries that follow. Sets handles[i] to the handle of the i-th item; handle
   /// indices follow the objects' places in space, not the items' order. Every handle of the old contents goes
@@ -183,12 +183,12 @@ class Tree {
       core_.reserve_objects(n);
       generations_.resize(n, 0);
       records_.resize(n);
-      free_records_.reserve(n);
     }
+    free_records_.reserve(records_.size());
     detail::ScratchLease<stored_entry> entries_lease;
     std::vector<stored_entry>& entries = entries_lease.get();
     entries.reserve(n);
-    clear();
+    empty_slots_from(static_cast<std::uint32_t>(n));
     try {
       i = 0;
       for (auto&& item : items) {
@@ -204,8 +204,6 @@ class Tree {
       clear();
       throw;
     }
-    free_records_.clear();
-    for (std::size_t id = records_.size(); id-- > n;) free_records_.push_back(static_cast<std::uint32_t>(id));
     size_ = n;
     for (std::uint32_t id = 0; id < n; ++id) entries.push_back({records_[id].box, id, records_[id].layers});
     core_.build(entries);
@@ -292,18 +290,7 @@ class Tree {
 
   /// Removes every object; all handles go stale. Keeps every pool's memory (nodes, entries, records) so that a
   /// tree rebuilt each frame allocates nothing after the first. A full tree (split_threshold 0) keeps its nodes.
-  void clear() {
-    for (std::uint32_t id = 0; id < records_.size(); ++id) {
-      Record& rec = records_[id];
-      if (!rec.value) continue;
-      rec.value.reset();
-      ++generations_[id];
-    }
-    free_records_.clear();
-    for (std::uint32_t id = static_cast<std::uint32_t>(records_.size()); id-- > 0;) free_records_.push_back(id);
-    size_ = 0;
-    core_.clear();
-  }
+  void clear() { empty_slots_from(0); }
 
   /// Calls fn for every object in `layers` (sharing a bit with the mask) whose box overlaps `shape`, each once.
   /// `shape` is any query shape of geometry.hpp of this dimension: a Box, a point Vec, Circle, Ring, Ellipse,
@@ -527,6 +514,21 @@ class Tree {
   static const Config<D, S>& checked_config(const Config<D, S>& config) {
     check_config(config);
     return config;
+  }
+
+  // Removes every object (their generations move on, so their handles go stale) and the tree's entries; the free
+  // list gets the slots from `first` on, lowest on top, for a bulk build that fills the slots below `first`.
+  void empty_slots_from(std::uint32_t first) {
+    for (std::uint32_t id = 0; id < records_.size(); ++id) {
+      Record& rec = records_[id];
+      if (!rec.value) continue;
+      rec.value.reset();
+      ++generations_[id];
+    }
+    free_records_.clear();
+    for (std::uint32_t id = static_cast<std::uint32_t>(records_.size()); id-- > first;) free_records_.push_back(id);
+    size_ = 0;
+    core_.clear();
   }
 
   // The handle of the live object in record `id`.
