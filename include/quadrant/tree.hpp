@@ -314,7 +314,8 @@ class Tree {
 
   /// Calls fn(Handle a, Handle b) once for every unordered pair of distinct objects in `layers` whose boxes overlap
   /// (touching counts); objects outside the mask take no part. fn returns void, or bool where false stops.
-  /// Allocates nothing; fn must not mutate the tree.
+  /// Allocates nothing once warm (Parent keeps a per-thread stack of the entries above the node it visits, reused
+  /// by later calls); fn must not mutate the tree.
   template <class Fn>
   PairStats for_each_pair(Fn&& fn, std::uint32_t layers = ~0u) const {
     PairStats st;

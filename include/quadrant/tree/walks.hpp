@@ -7,13 +7,16 @@
 // Tree turns into handles and values and passes to the user's callback; they return false to stop.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "../geometry/box.hpp"
 #include "../stats.hpp"
+#include "../detail/scratch.hpp"
 #include "core.hpp"
 
 namespace quadrant::detail {
@@ -110,14 +113,6 @@ void query_walk(P, const TreeCore<D, S>& core, const Shape& query_shape, std::ui
   }
 }
 
-// Every unordered overlapping pair in `layers`, once; pair(a, b) gets the two stored entries.
-//
-// Loose and Parent: each entry is tested against the later entries of its node and against every node after its
-// own in pre-order (its descendants, then the rest), pruned by node bounds; each pair is met once. Under Parent,
-// bounds are cells, so nothing outside the subtree of an ancestor whose cell holds the entry's box strictly inside
-// can overlap it: the walk ends with that subtree (the lowest such ancestor, found by climbing from the node).
-// Leaves: all pairs within each leaf; a pair listed by several leaves is reported by the one owning its report
-// point.
 // True when b lies in the interior of cell: it touches no face.
 template <int D, class S>
 bool strictly_inside(const Box<D, S>& cell, const Box<D, S>& b) noexcept {
@@ -126,6 +121,84 @@ bool strictly_inside(const Box<D, S>& cell, const Box<D, S>& b) noexcept {
   return true;
 }
 
+// Parent: a node's entries lie in its cell, so an entry meets the entries of its own node, of its ancestors and of
+// its descendants only — except one touching its cell's face (see below). One pre-order walk carries `active`, a
+// stack holding for each node on the path the ancestors' entries that reach its cell followed by its own entries;
+// a child's range is its parent's range filtered by the child's cell. Each entry is tested against its node's range
+// as it grows, so each pair is tested once.
+template <int D, class S, class Report>
+void parent_pairs_walk(const NodeStore<D, S>& store, std::uint32_t layers, PairStats& st, Report& report) {
+  bool go_on = true;
+  using entry_type = typename NodeStore<D, S>::entry_type;
+  ScratchLease<entry_type> lease;
+  std::vector<entry_type>& active = lease.get();
+  ScratchLease<std::size_t> level_lease;
+  std::vector<std::size_t>& level_end = level_lease.get();  // by depth: where the node's range on the path ends
+  std::size_t top = 0;
+  auto reserve = [&](std::size_t size) {
+    if (size > active.size()) active.resize(std::max<std::size_t>(size, 2 * active.size()));
+  };
+  auto push = [&](const entry_type& e) { active[top++] = e; };
+  store.walk(0, 0, [&](std::uint32_t n) {
+    ++st.nodes_visited;
+    if (!store.reaches(n, layers)) return Step::Skip;
+    const std::size_t d = static_cast<std::size_t>(store.depth(n));
+    std::size_t first = 0;
+    if (d != 0) {
+      // The ancestors' entries that reach this node's cell: the parent's range, filtered.
+      const std::size_t from = d >= 2 ? level_end[d - 2] : 0, to = level_end[d - 1];
+      top = to;
+      const auto& cell = store.bounds(n);
+      reserve(to + (to - from) + store.entries(n).size());
+      // Branch-free: every entry is copied and kept only when it reaches the cell (a coin toss to predict).
+      st.box_tests += to - from;
+      for (std::size_t i = from; i < to; ++i) {
+        active[top] = active[i];
+        top += overlaps(active[i].box, cell);
+      }
+      first = to;
+    } else {
+      top = 0;
+      reserve(store.entries(n).size());
+    }
+    for (const auto& b : store.entries(n)) {
+      if ((b.layers & layers) == 0) continue;
+      for (std::size_t i = first; i < top; ++i) {
+        ++st.box_tests;
+        if (overlaps(active[i].box, b.box) && !(go_on = report(active[i], b))) return Step::Stop;
+      }
+      // An entry touching its cell's face may touch entries beyond the subtree: they come later in pre-order,
+      // within the subtree of the lowest ancestor whose cell holds it strictly inside.
+      std::uint32_t bound = n;
+      while (bound != 0 && !strictly_inside(store.cell(bound), b.box)) bound = store.parent(bound);
+      if (bound != n) {
+        store.walk(n, bound, [&](std::uint32_t m) {
+          if (m == n) return Step::Skip;
+          ++st.nodes_visited;
+          if (!store.reaches(m, layers) || !overlaps(b.box, store.bounds(m))) return Step::Skip;
+          for (const auto& c : store.entries(m)) {
+            if ((c.layers & layers) == 0) continue;
+            ++st.box_tests;
+            if (overlaps(b.box, c.box) && !(go_on = report(b, c))) return Step::Stop;
+          }
+          return Step::Descend;
+        });
+        if (!go_on) return Step::Stop;
+      }
+      push(b);
+    }
+    if (d >= level_end.size()) level_end.resize(d + 1);
+    level_end[d] = top;
+    return Step::Descend;
+  });
+}
+
+// Every unordered overlapping pair in `layers`, once; pair(a, b) gets the two stored entries.
+//
+// Parent: parent_pairs_walk. Loose: each entry is tested against the later entries of its node and against every
+// node after its own in pre-order (its descendants, then the rest), pruned by node bounds; each pair is met once.
+// Leaves: all pairs within each leaf; a pair listed by several leaves is reported by the one owning its report
+// point.
 template <class P, int D, class S, class Pair>
 void pairs_walk(P, const TreeCore<D, S>& core, std::uint32_t layers, PairStats& st, Pair& pair) {
   const NodeStore<D, S>& store = core.store();
@@ -136,6 +209,10 @@ void pairs_walk(P, const TreeCore<D, S>& core, std::uint32_t layers, PairStats& 
     st.stopped = true;
     return false;
   };
+  if constexpr (P::kind == Placement::Parent) {
+    parent_pairs_walk(store, layers, st, report);
+    return;
+  }
   store.walk(0, 0, [&](std::uint32_t n) {
     ++st.nodes_visited;
     if (!store.reaches(n, layers)) return Step::Skip;
@@ -154,12 +231,7 @@ void pairs_walk(P, const TreeCore<D, S>& core, std::uint32_t layers, PairStats& 
       }
       if constexpr (!P::kEveryLeaf) {
         if (!go_on) break;
-        std::uint32_t bound = 0;
-        if constexpr (P::kind == Placement::Parent) {
-          bound = n;
-          while (bound != 0 && !strictly_inside(store.cell(bound), a.box)) bound = store.parent(bound);
-        }
-        store.walk(n, bound, [&](std::uint32_t m) {
+        store.walk(n, 0, [&](std::uint32_t m) {
           if (m == n) return Step::Descend;
           ++st.nodes_visited;
           if (!store.reaches(m, layers) || !overlaps(a.box, store.bounds(m))) return Step::Skip;
