@@ -229,7 +229,7 @@ class QuadrantTree {
       build(boxes);
       return;
     }
-    for (std::size_t i = 0; i < boxes.size(); ++i) tree_.move(handles_[i], boxes[i]);
+    tree_.move(handles_, boxes);
   }
 
   template <class Fn>

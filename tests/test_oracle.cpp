@@ -29,6 +29,7 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
+#include <span>
 #include <vector>
 
 #include <quadrant/quadrant.hpp>
@@ -1031,7 +1032,7 @@ class Fuzzer {
   }
 
  private:
-  enum class Op { Insert, Erase, Move, QueryBox, QueryPoint, Pairs, Value, BadInput, Stale, Clear, Assign };
+  enum class Op { Insert, Erase, Move, QueryBox, QueryPoint, Pairs, Value, BadInput, Stale, Clear, Assign, MoveMany };
 
   static B full_box() {
     B b{};
@@ -1046,7 +1047,7 @@ class Fuzzer {
     const std::size_t n = oracle_.size();
     if (n == 0) return rng_.chance(0.9) ? Op::Insert : Op::QueryBox;
     const double pair_weight = n > 150 ? 1.0 : 2.0;
-    const std::array<double, 11> weights = {
+    const std::array<double, 12> weights = {
         n < target_ ? 40.0 : 9.0,  // insert
         n > target_ ? 25.0 : 9.0,  // erase
         26.0,                      // move
@@ -1058,6 +1059,7 @@ class Fuzzer {
         1.5,                       // stale handles
         0.12,                      // clear
         0.25,                      // assign
+        3.0,                       // move many
     };
     double total = 0;
     for (double w : weights) total += w;
@@ -1082,6 +1084,7 @@ class Fuzzer {
       case Op::Stale: return "stale handles";
       case Op::Clear: return "clear";
       case Op::Assign: return "assign";
+      case Op::MoveMany: return "move(handles, boxes)";
     }
     return "?";
   }
@@ -1108,6 +1111,7 @@ class Fuzzer {
       case Op::Stale: do_stale(); break;
       case Op::Clear: do_clear(); break;
       case Op::Assign: do_assign(); break;
+      case Op::MoveMany: do_move_many(); break;
     }
     if (op_ % 50 == 49) check_accessors(*tree_, oracle_);
     if (op_ % 100 == 99) check_structure(*tree_, oracle_, cfg_);
@@ -1224,6 +1228,29 @@ class Fuzzer {
     after_mutation();
   }
 
+  // A batch of moves in one call: up to 40 objects (one may come twice: its last box wins), mostly small steps.
+  // Same result as moving them one by one; the return value counts the objects whose nodes changed, at most one
+  // per item.
+  void do_move_many() {
+    count_op();
+    const std::size_t k = 1 + rng_.index(std::min<std::size_t>(oracle_.size(), 40));
+    std::vector<Handle> handles;
+    std::vector<B> boxes;
+    for (std::size_t i = 0; i < k; ++i) {
+      const Handle h = i > 0 && rng_.chance(0.05) ? handles[rng_.index(i)] : pick_live();
+      const B& now = oracle_.find(h)->box;
+      handles.push_back(h);
+      boxes.push_back(rng_.chance(0.2) ? gen_.object() : gen_.jitter(now));
+    }
+    SCOPED_TRACE(std::to_string(k) + " objects");
+    const std::size_t relocated = tree_->move(std::span<const Handle>(handles), std::span<const B>(boxes));
+    EXPECT_LE(relocated, k);
+    for (std::size_t i = 0; i < k; ++i) oracle_.find(handles[i])->box = boxes[i];
+    for (std::size_t i = 0; i < k; ++i)
+      EXPECT_TRUE(same_box(tree_->bounds(handles[i]), oracle_.find(handles[i])->box)) << "item " << i;
+    after_mutation();
+  }
+
   void do_query_box() {
     const B q = gen_.query_box(oracle_.objects());
     const Form form = kForms[rng_.index(kForms.size())];
@@ -1302,6 +1329,42 @@ class Fuzzer {
       }
       EXPECT_EQ(tree_->size(), before) << "a rejected assign changed the tree";
       check_query(*tree_, oracle_, full_box(), Form::HandleVoid);
+    }
+    if (oracle_.size() > 0 && rng_.chance(0.3)) {
+      // A batch of moves with one bad item (a bad box, a stale or null handle) anywhere: rejected as a whole.
+      std::vector<Handle> handles;
+      std::vector<B> boxes;
+      const std::size_t good = rng_.index(6);
+      for (std::size_t k = 0; k < good; ++k) {
+        handles.push_back(pick_live());
+        boxes.push_back(gen_.object());
+      }
+      const std::size_t at = rng_.index(good + 1);
+      const int kind = rng_.integer(0, 2);
+      const Handle bad_handle = kind == 1 && !stale_.empty() ? stale_[rng_.index(stale_.size())]
+                                : kind == 2                  ? Handle{}
+                                                             : pick_live();
+      handles.insert(handles.begin() + static_cast<std::ptrdiff_t>(at), bad_handle);
+      boxes.insert(boxes.begin() + static_cast<std::ptrdiff_t>(at), kind == 0 ? bad : gen_.object());
+      if (rng_.chance(0.15)) boxes.push_back(gen_.object());  // sizes differ
+      try {
+        tree_->move(std::span<const Handle>(handles), std::span<const B>(boxes));
+        if (kind == 1 && stale_.empty() && handles.size() == boxes.size()) {  // no stale handle yet: all good
+          for (std::size_t i = 0; i < handles.size(); ++i) oracle_.find(handles[i])->box = boxes[i];
+        } else {
+          ADD_FAILURE() << "move(handles, boxes) accepted a bad item";
+        }
+      } catch (const std::invalid_argument& e) {
+        if (handles.size() == boxes.size()) {
+          EXPECT_NE(std::string(e.what()).find("(item " + std::to_string(at) + ")"), std::string::npos) << e.what();
+        }
+      }
+      check_query(*tree_, oracle_, full_box(), Form::HandleVoid);
+      for (const auto& o : oracle_.objects())
+        if (!same_box(tree_->bounds(o.handle), o.box)) {
+          ADD_FAILURE() << "a rejected move(handles, boxes) changed a box";
+          break;
+        }
     }
     std::size_t calls = 0;
     EXPECT_THROW(tree_->query(bad, [&](const Item&) { ++calls; }), std::invalid_argument);

@@ -15,6 +15,7 @@
 #include <new>
 #include <random>
 #include <set>
+#include <string>
 #include <unordered_set>
 #include <vector>
 
@@ -136,6 +137,24 @@ TEST(Tree, BadInputThrowsAndChangesNothing) {
       EXPECT_THROW(tree.query(b, [](const int&) {}), std::invalid_argument);
     }
     EXPECT_THROW(tree.query(Vec2{nan, 1}, [](const int&) {}), std::invalid_argument);
+    // A batch of moves is checked whole before anything moves: a bad box or handle at item 2, or spans of
+    // different sizes, change nothing.
+    const std::vector<Handle> three = {handles[0], handles[1], handles[2]};
+    for (const Box2& b : bad_boxes) {
+      const std::vector<Box2> boxes = {{{0, 0}, {1, 1}}, {{3, 3}, {4, 4}}, b};
+      EXPECT_THROW(tree.move(three, boxes), std::invalid_argument);
+    }
+    for (Handle h : {stale, foreign, Handle{}}) {
+      const std::vector<Handle> with_bad = {handles[0], handles[1], h};
+      const std::vector<Box2> boxes(3, Box2{{0, 0}, {1, 1}});
+      try {
+        tree.move(with_bad, boxes);
+        ADD_FAILURE() << "a batch with a bad handle was accepted";
+      } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("(item 2)"), std::string::npos) << e.what();
+      }
+    }
+    EXPECT_THROW(tree.move(three, std::vector<Box2>(2, Box2{{0, 0}, {1, 1}})), std::invalid_argument);
     for (Handle h : {stale, foreign, Handle{}}) {
       EXPECT_FALSE(tree.contains(h));
       EXPECT_THROW(tree.erase(h), std::invalid_argument);
@@ -433,6 +452,7 @@ TEST(Tree, QueriesPairsAndSteadyFramesDoNotAllocate) {
     }
     std::vector<Handle> handles;
     handles.reserve(boxes.size());
+    std::vector<Box2> back(boxes.size());
     std::size_t hits = 0, pairs = 0;
     // One game frame: rebuild, queries, all pairs, then every object nudged (some cross into other nodes).
     auto frame = [&] {
@@ -452,6 +472,13 @@ TEST(Tree, QueriesPairsAndSteadyFramesDoNotAllocate) {
         b.max.x += 0.7f;
         tree.move(h, b);
       }
+      // And back, in one batch.
+      for (std::size_t i = 0; i < handles.size(); ++i) {
+        back[i] = tree.bounds(handles[i]);
+        back[i].min.y -= 0.5f;
+        back[i].max.y -= 0.5f;
+      }
+      tree.move(handles, back);
     };
     frame();
     frame();

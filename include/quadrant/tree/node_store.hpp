@@ -28,6 +28,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "../detail/prefetch.hpp"
 #include "../geometry/box.hpp"
 #include "entry.hpp"
 
@@ -228,6 +229,30 @@ class NodeStore {
       erase_slot(n, refs_[r].slot);
       unlink_ref(id, r);
       left(n);
+    }
+  }
+
+  // Software prefetch for a batch of updates, one stage per call, each stage reading what the one before fetched
+  // (the references chain heads_ -> refs_ -> nodes_ -> entries_): stage 0 the object's first reference, 1 the
+  // reference, 2 its node and cell, 3 its entry. Only hints: a stale address is harmless.
+  template <int Stage>
+  void prefetch_object(std::uint32_t id) const noexcept {
+    if constexpr (Stage == 0) {
+      prefetch(&heads_[id]);
+    } else {
+      const std::uint32_t r = opaque(heads_[id]);
+      if (r == kNone) return;
+      if constexpr (Stage == 1) {
+        prefetch(&refs_[r]);
+      } else if constexpr (Stage == 2) {
+        const std::uint32_t n = opaque(refs_[r].node);
+        prefetch(&nodes_[n]);
+        prefetch(&cells_[n]);
+        prefetch(&bounds_[n]);
+      } else {
+        const std::uint32_t first = opaque(nodes_[opaque(refs_[r].node)].first);
+        prefetch(&entries_[first + refs_[r].slot]);
+      }
     }
   }
 
