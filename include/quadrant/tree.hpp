@@ -263,7 +263,7 @@ class Tree {
       throw std::invalid_argument("quadrant: move: " + std::to_string(handles.size()) + " handles but " +
                                   std::to_string(boxes.size()) + " boxes");
     const std::size_t n = handles.size();
-    constexpr std::size_t kAhead = 8;  // objects between two prefetch stages
+    constexpr std::size_t kAhead = 16;  // objects between two prefetch stages
     auto slot_of = [&](std::size_t i) { return std::min<std::uint32_t>(handles[i].index_, std::uint32_t(records_.size() - 1)); };
     for (std::size_t i = 0; i < n; ++i) {
       if (i + kAhead < n && !records_.empty()) {
@@ -280,6 +280,7 @@ class Tree {
     // Each object's memory is fetched in four stages, kAhead objects apart, each stage reading what the one before
     // brought in; by the time the object moves, its record, references, node and entry are in the cache.
     std::size_t relocated = 0;
+    const bool parent = config().placement == Placement::Parent;
     for (std::size_t i = 0; i < n; ++i) {
       const auto& store = core_.store();
       if (i + 4 * kAhead < n) {
@@ -288,7 +289,11 @@ class Tree {
         store.template prefetch_object<0>(id);
       }
       if (i + 3 * kAhead < n) store.template prefetch_object<1>(handles[i + 3 * kAhead].index_);
-      if (i + 2 * kAhead < n) store.template prefetch_object<2>(handles[i + 2 * kAhead].index_);
+      if (i + 2 * kAhead < n) {
+        // Parent decides by the cell alone; the bounds would take a line fill for nothing.
+        if (parent) store.template prefetch_object<2, false>(handles[i + 2 * kAhead].index_);
+        else store.template prefetch_object<2, true>(handles[i + 2 * kAhead].index_);
+      }
       if (i + kAhead < n) store.template prefetch_object<3>(handles[i + kAhead].index_);
       const std::uint32_t id = handles[i].index_;
       Record& rec = records_[id];

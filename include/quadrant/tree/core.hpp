@@ -88,8 +88,13 @@ class TreeCore {
         store_.set_object_box(e.id, e.box);
         return false;
       }
+      // One-node placements: the walk from the root to the new node passes through the lowest ancestor of the old
+      // node that owns the new box's key point and fits it, so it starts there (a small move climbs a level or two
+      // instead of descending the whole tree).
+      std::uint32_t from = 0;
+      if constexpr (!decltype(p)::kEveryLeaf) from = lowest_holder(p, store_.ref_node(store_.first_ref(e.id)), e.box);
       unplace(e.id);
-      place(p, e);
+      place(p, e, from);
       merge_touched();
       return true;
     });
@@ -172,9 +177,20 @@ class TreeCore {
     return P::fits(store_.cell(c), store_.bounds(c), b) ? c : kNone;
   }
 
+  // The lowest of n and its ancestors that a walk from the root to b's node passes through: the root, or one that
+  // owns b's key point and fits b (each ancestor's child on the way then does too).
   template <class P>
-  std::uint32_t target(P p, const box_type& b) const noexcept {
-    std::uint32_t n = 0;
+  std::uint32_t lowest_holder(P, std::uint32_t n, const box_type& b) const noexcept {
+    while (n != 0 && !(owns(store_.cell(n), P::key_point(b), config_.world) && P::fits(store_.cell(n), store_.bounds(n), b)))
+      n = store_.parent(n);
+    return n;
+  }
+
+  // The node an object with box b belongs in, walking down from `from` (the root, or a node the walk from the root
+  // passes through).
+  template <class P>
+  std::uint32_t target(P p, const box_type& b, std::uint32_t from = 0) const noexcept {
+    std::uint32_t n = from;
     while (!store_.is_leaf(n)) {
       const std::uint32_t c = route(p, n, b);
       if (c == kNone) break;
@@ -186,9 +202,9 @@ class TreeCore {
   // ---- placing and removing one object ----
 
   template <class P>
-  void place(P p, const entry_type& e) {
+  void place(P p, const entry_type& e, std::uint32_t from = 0) {
     if constexpr (!P::kEveryLeaf) {
-      const std::uint32_t n = target(p, e.box);
+      const std::uint32_t n = target(p, e.box, from);
       store_.add_entry(n, e);
       store_.add_count(n, 1);
       store_.add_layers(n, e.layers);

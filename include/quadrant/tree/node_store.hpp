@@ -234,8 +234,9 @@ class NodeStore {
 
   // Software prefetch for a batch of updates, one stage per call, each stage reading what the one before fetched
   // (the references chain heads_ -> refs_ -> nodes_ -> entries_): stage 0 the object's first reference, 1 the
-  // reference, 2 its node and cell, 3 its entry. Only hints: a stale address is harmless.
-  template <int Stage>
+  // reference, 2 its node and cell (and bounds when `Bounds`), 3 its entry. Only hints: a stale address is
+  // harmless.
+  template <int Stage, bool Bounds = true>
   void prefetch_object(std::uint32_t id) const noexcept {
     if constexpr (Stage == 0) {
       prefetch(&heads_[id]);
@@ -248,7 +249,7 @@ class NodeStore {
         const std::uint32_t n = opaque(refs_[r].node);
         prefetch(&nodes_[n]);
         prefetch(&cells_[n]);
-        prefetch(&bounds_[n]);
+        if constexpr (Bounds) prefetch(&bounds_[n]);
       } else {
         const std::uint32_t first = opaque(nodes_[opaque(refs_[r].node)].first);
         prefetch(&entries_[first + refs_[r].slot]);
