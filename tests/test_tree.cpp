@@ -213,6 +213,83 @@ TEST(Tree, ThousandsOnOnePointAtDeepMaxDepth) {
   }
 }
 
+// Boxes sharing an edge or a face cannot be separated by splitting; under Leaves, flat boxes in 3D (floors, walls,
+// objects clamped onto the world's face) used to refine a shared edge down to max_depth, doubling the cells along
+// it at each level: two of them built 1.68 million nodes. Every placement keeps a tree of such boxes within
+// fanout x (max_depth + 1) nodes per object.
+template <int D>
+void expect_linear_nodes(const Tree<D, int, float>& t, std::size_t objects, int max_depth) {
+  const std::size_t budget = (std::size_t{1} << D) * static_cast<std::size_t>(max_depth + 1) * objects;
+  EXPECT_LE(t.stats().nodes, budget) << objects << " objects";
+  t.validate();
+}
+
+TEST(Tree, SharedEdgesOfFlatBoxesStayShallow) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(static_cast<int>(p));
+    Config<3, float> c;
+    c.world = {{0, 0, 0}, {1, 1, 1}};
+    c.max_depth = 18;
+    c.split_threshold = 1;
+    c.placement = p;
+    {
+      Tree<3, int, float> t(c);  // two floor tiles sharing the edge y = 0.3 (not a split line)
+      t.insert({{0.1f, 0.1f, 0.4f}, {0.9f, 0.3f, 0.4f}}, 1);
+      t.insert({{0.1f, 0.3f, 0.4f}, {0.9f, 0.7f, 0.4f}}, 2);
+      expect_linear_nodes(t, 2, c.max_depth);
+    }
+    {
+      // A tiny world, two objects inside, five beyond its top face (clamped onto it under Leaves).
+      c.world = {{0, 0, 0}, {1e-3f, 1e-3f, 1e-3f}};
+      c.max_depth = 25;
+      Tree<3, int, float> t(c);
+      t.insert({{1e-4f, 1e-4f, 1e-4f}, {2e-4f, 2e-4f, 2e-4f}}, 0);
+      t.insert({{3e-4f, 1e-4f, 1e-4f}, {4e-4f, 2e-4f, 2e-4f}}, 0);
+      for (int i = 0; i < 5; ++i) {
+        const float x = 1e-4f * float(i);
+        t.insert({{x, x, 0.5f}, {x + 3e-4f, x + 3.1e-4f, 0.6f}}, i);
+      }
+      expect_linear_nodes(t, 7, c.max_depth);
+    }
+  }
+  // Random small sets of boxes whose coordinates come from a few values (so they share edges and faces, on and
+  // off split lines, inside and outside the world), a third of the sides flat.
+  std::mt19937 rng(11);
+  const float values[] = {0.0f, 0.1f, 0.3f, 0.3f, 0.5f, 0.7f, 0.7f, 1.0f, 1.2f, -0.2f, 0.33f};
+  auto random_box = [&](auto& box, int dims) {
+    for (int a = 0; a < dims; ++a) {
+      const float x = values[rng() % 11], y = rng() % 3 == 0 ? x : values[rng() % 11];
+      box.min[a] = std::min(x, y);
+      box.max[a] = std::max(x, y);
+    }
+  };
+  for (int trial = 0; trial < 1500; ++trial) {
+    const Placement p = kPlacements[trial % 3];
+    const int threshold = 1 + static_cast<int>(rng() % 3), objects = 2 + static_cast<int>(rng() % 6);
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    Config<3, float> c3;
+    c3.world = {{0, 0, 0}, {1, 1, 1}};
+    c3.max_depth = 14;
+    c3.split_threshold = threshold;
+    c3.placement = p;
+    Tree<3, int, float> t3(c3);
+    Config<2, float> c2 = config2(p, threshold, 14);
+    c2.world = {{0, 0}, {1, 1}};
+    Tree<2, int, float> t2(c2);
+    for (int i = 0; i < objects; ++i) {
+      Box<3, float> b3;
+      random_box(b3, 3);
+      t3.insert(b3, i);
+      Box<2, float> b2;
+      random_box(b2, 2);
+      t2.insert(b2, i);
+    }
+    expect_linear_nodes(t3, std::size_t(objects), c3.max_depth);
+    expect_linear_nodes(t2, std::size_t(objects), c2.max_depth);
+    if (::testing::Test::HasFailure()) break;
+  }
+}
+
 TEST(Tree, SplittingStopsWhereFloatCannotHalve) {
   for (Placement p : kPlacements) {
     Config<2, float> c = config2(p, 1, 200);

@@ -281,9 +281,11 @@ class TreeCore {
   // at a bounded price:
   //  * the children are occupied at most fanout / 2 times as often as the leaf (the average child holds at most
   //    half): objects that cover the leaf are not copied into every child at every level;
-  //  * the objects do not all occupy the same two or more children: boxes sharing an edge or a face stay together
-  //    in every child along it, and splitting there would refine that edge down to max_depth. (All in the same one
-  //    child is allowed: a cluster separates deeper down.)
+  //  * no two children are occupied by every object: boxes that share an edge or a face stay together in every
+  //    child along it, and splitting there would refine that edge down to max_depth — for flat boxes in 3D
+  //    (floors, walls, or objects clamped onto the world's face) the cells along a shared edge double with each
+  //    level, which the halving rule above does not catch because a flat box occupies few children. (All in one
+  //    child is allowed: a cluster separates deeper down, at one node per level.)
   template <class P>
   bool split_helps(P, std::uint32_t n, std::span<const entry_type> entries) const {
     const box_type& cell = store_.cell(n);
@@ -291,8 +293,7 @@ class TreeCore {
     for (std::uint32_t k = 0; k < fanout; ++k) cells[k] = child_cell(cell, k);
     if constexpr (P::kEveryLeaf) {
       std::size_t occupying = 0, in_children = 0;
-      std::uint32_t first_mask = 0;
-      bool all_same = true;
+      std::uint32_t common = ~0u;  // the children every occupying object occupies
       for (const entry_type& e : entries) {
         const box_type cb = clamped(e.box);
         if (!occupies(cb, cell)) continue;
@@ -300,12 +301,12 @@ class TreeCore {
         for (std::uint32_t k = 0; k < fanout; ++k)
           if (occupies(cb, cells[k])) mask |= 1u << k;
         in_children += static_cast<std::size_t>(std::popcount(mask));
-        if (occupying++ == 0) first_mask = mask;
-        else all_same = all_same && mask == first_mask;
+        common &= mask;
+        ++occupying;
       }
       if (occupying <= static_cast<std::size_t>(config_.split_threshold)) return false;
       if (in_children > occupying * (fanout / 2)) return false;
-      return !all_same || std::popcount(first_mask) == 1;
+      return std::popcount(common) < 2;
     } else {
       box_type bounds[fanout];
       for (std::uint32_t k = 0; k < fanout; ++k) bounds[k] = P::child_bounds(cells[k], store_.bounds(n), config_.world);
