@@ -143,9 +143,9 @@ template <int D, class S>
 constexpr bool overlaps(const Box<D, S>& a, const Box<D, S>& b) noexcept {
   // Every comparison is made and the results combined without branches: in the entry loops of queries and pairs
   // the outcome of each comparison is close to random, and one mispredicted branch costs more than all of them.
-  bool apart = false;
-  for (int i = 0; i < D; ++i) apart |= (a.max[i] < b.min[i]) | (b.max[i] < a.min[i]);
-  return !apart;
+  int apart = 0;
+  for (int i = 0; i < D; ++i) apart |= int{a.max[i] < b.min[i]} | int{b.max[i] < a.min[i]};
+  return apart == 0;
 }
 
 /// True when point `p` lies in the closed box `b`.
