@@ -506,3 +506,43 @@ INSTANTIATE_TEST_SUITE_P(Matrix, QueryOracle, ::testing::ValuesIn(all_cases()),
                          [](const ::testing::TestParamInfo<Case>& p) { return case_name(p.param); });
 
 }  // namespace
+
+// A segment with one end point far away: every placement answers the query and the ray cast like brute force
+// (the slab fractions used to round to 1 near the near end, so Loose and Parent reported boxes just beyond it
+// and Leaves, which filters by the segment's bounding box first, did not).
+TEST(SegmentQueries, FarEndPointAgreesAcrossPlacements) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(-10, 10);
+  std::vector<Box<2, float>> boxes;
+  for (int i = 0; i < 400; ++i) {
+    const float x = u(rng), y = u(rng);
+    boxes.push_back({{x, y}, {x + 0.5f, y + 0.5f}});
+  }
+  for (const Placement p : {Placement::Loose, Placement::Parent, Placement::Leaves}) {
+    SCOPED_TRACE(static_cast<int>(p));
+    Config<2, float> c;
+    c.world = {{-16, -16}, {16, 16}};
+    c.placement = p;
+    c.split_threshold = 4;
+    Tree<2, int, float> tree(c);
+    for (int i = 0; i < int(boxes.size()); ++i) tree.insert(boxes[std::size_t(i)], i);
+    for (int round = 0; round < 200; ++round) {
+      const Vec<2, float> near{u(rng), u(rng)};
+      Vec<2, float> far = near;
+      far[round % 2] = round % 4 < 2 ? 1e20f : -1e20f;
+      const Segment<2, float> seg{far, near};
+      std::vector<int> expected, got, cast;
+      for (int i = 0; i < int(boxes.size()); ++i) {
+        const Box<2, float>& b = boxes[std::size_t(i)];
+        // The exact answer for an axis-parallel segment: its extent overlaps the box.
+        if (overlaps(bounding_box(seg), b)) expected.push_back(i);
+      }
+      tree.query(seg, [&](const int& v) { got.push_back(v); });
+      tree.raycast(seg, [&](Handle, const int& v, float) { cast.push_back(v); });
+      std::sort(got.begin(), got.end());
+      std::sort(cast.begin(), cast.end());
+      ASSERT_EQ(got, expected) << "round " << round;
+      ASSERT_EQ(cast, expected) << "round " << round;
+    }
+  }
+}

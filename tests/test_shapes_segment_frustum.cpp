@@ -236,6 +236,48 @@ TYPED_TEST(SegmentTest, ZeroLengthAndAxisParallel) {
   EXPECT_FALSE(overlaps(Segment<D, S>{c, d}, box));
 }
 
+// One end point far away (|a| ~ 1e20 or the largest finite value / 4): the slab fractions round to 1 near the
+// other end, which used to report boxes just beyond it. A box the segment's extent misses is never hit, by
+// overlaps, entry_fraction or classify (node bounds), and the tree's placements agree with each other.
+TYPED_TEST(SegmentTest, FarEndPointNeverReachesBeyondTheOtherEnd) {
+  constexpr int D = TypeParam::D;
+  using S = typename TypeParam::S;
+  using V = Vec<D, S>;
+  // The reported case: from far along +x to the origin; the box [-2, -1] x [-1, 1]^(D-1) lies beyond the origin.
+  for (const S far : {S(1e20), std::numeric_limits<S>::max() / 4}) {
+    V a{}, b{};
+    a[0] = far;
+    Box<D, S> box;
+    for (int i = 0; i < D; ++i) box.min[i] = -1, box.max[i] = 1;
+    box.min[0] = -2;
+    box.max[0] = -1;
+    const Segment<D, S> seg{a, b};
+    EXPECT_FALSE(overlaps(seg, box)) << far;
+    EXPECT_FALSE(entry_fraction(seg, box).has_value()) << far;
+    EXPECT_EQ(classify(seg, box), Relation::Outside) << far;
+    box.max[0] = 0;  // now it touches the end point
+    EXPECT_EQ(entry_fraction(seg, box), std::optional<S>(S{1})) << far;
+  }
+  std::mt19937 rng(29);
+  std::size_t beyond = 0;
+  for (int round = 0; round < 20000; ++round) {
+    V a, b;
+    for (int i = 0; i < D; ++i) {
+      a[i] = static_cast<S>(uniform(rng, -10, 10));
+      b[i] = static_cast<S>(uniform(rng, -10, 10));
+    }
+    const int axis = static_cast<int>(rng() % D);
+    a[axis] = static_cast<S>(rng() % 2 ? 1e20 : -1e20);
+    const Box<D, S> box = lattice_box<D, S>(rng, -10, 10);
+    const Segment<D, S> seg = rng() % 2 ? Segment<D, S>{a, b} : Segment<D, S>{b, a};
+    if (overlaps(bounding_box(seg), box)) continue;
+    ++beyond;
+    ASSERT_FALSE(overlaps(seg, box)) << "round " << round;
+    ASSERT_FALSE(entry_fraction(seg, box).has_value()) << "round " << round;
+  }
+  EXPECT_GT(beyond, 5000u);
+}
+
 TYPED_TEST(SegmentTest, InfiniteBoxes) {
   constexpr int D = TypeParam::D;
   using S = typename TypeParam::S;

@@ -33,6 +33,10 @@ namespace detail {
 /// hits. O(D).
 template <int D, class S>
 bool clip_segment(const Segment<D, S>& s, const Box<D, S>& box, S& t_enter, S& t_exit) noexcept {
+  // The segment's extent first, by comparisons alone (exact): the fractions below are rounded relative to the
+  // segment's length, so with one end point far away a box short of the other end would get t = 1 and be hit.
+  for (int i = 0; i < D; ++i)
+    if (std::max(s.a[i], s.b[i]) < box.min[i] || std::min(s.a[i], s.b[i]) > box.max[i]) return false;
   S t0 = 0, t1 = 1;
   for (int i = 0; i < D; ++i) {
     const S a = s.a[i], d = s.b[i] - s.a[i];
