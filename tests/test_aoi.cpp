@@ -143,6 +143,7 @@ template <class S>
 struct Pair {
   AoiWorld<S> world;
   Oracle<S> oracle;
+  std::vector<AoiEvent> last;  // the events of the last tick_and_check
   explicit Pair(const AoiSettings<S>& s) : world(s) { oracle.hysteresis = static_cast<double>(s.hysteresis); }
 
   void add(std::uint64_t id, Vec<2, S> p, S r, AoiMode m, std::uint32_t layers, S body) {
@@ -168,6 +169,7 @@ struct Pair {
   void tick_and_check(std::mt19937_64& rng, int shapes) {
     const std::vector<AoiEvent> got = tick_of(world);
     const std::vector<AoiEvent> want = oracle.tick();
+    last = got;
     if (got != want) {
       std::size_t i = 0;
       while (i < got.size() && i < want.size() && got[i] == want[i]) ++i;
@@ -221,10 +223,90 @@ AoiMode random_mode(std::mt19937_64& rng) {
   return m == 0 ? AoiMode::Watcher : m == 1 ? AoiMode::Marker : AoiMode::Both;
 }
 
-// Many ticks of random mutations of every kind, each tick compared with the model: events, both directions of the
-// relation, pair count, and skill-shape queries.
+// Mutations of both ends of `n` pairs seen at the last tick, all recorded for the same tick: each end's relink must
+// then allow for what the other's did earlier in the tick (the issue "AoiWorld, layer changes": a watcher and a
+// marker that saw each other both changed layers, the target's reverse list lost the watcher, and a later Enter came
+// twice). Either end goes first (a pair is as likely to be (watcher, target) as (target, watcher) here, and entities
+// are applied in the order their first mutation was recorded); pairs seen both ways come up in both directions.
+// Kinds: layers on both; radii on both; layers and a move on both; layers on one end and a remove + re-add of the
+// other (or of both); layers changed and changed back on both; a mix of layers, radius and move.
 template <class S>
-void random_run(std::uint64_t seed, S hysteresis, S skin, int ticks, int count, double activity) {
+void mutate_pairs(Pair<S>& p, std::mt19937_64& rng, int n) {
+  if (n == 0 || p.oracle.rel.empty()) return;
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> seen(p.oracle.rel.begin(), p.oracle.rel.end());
+  std::uniform_real_distribution<double> step(-3, 3), jump(-20, 20), radius(0, 35);
+  // Small masks, so that a change often leaves one end's old layers disjoint from the other's new ones (the case
+  // of the issue), with now and then all layers or none.
+  auto layers = [&] {
+    static constexpr std::uint32_t masks[] = {1, 2, 3, 4, 5, 6, ~0u, 0};
+    return masks[rng() % 8];
+  };
+  auto move = [&](std::uint64_t id) {
+    const Vec<2, S> at = p.oracle.next.at(id).pos;
+    const bool far = rng() % 4 == 0;  // far enough to re-anchor with any skin
+    const double dx = far ? jump(rng) : step(rng), dy = far ? jump(rng) : step(rng);
+    p.move(id, {static_cast<S>(at.x + dx), static_cast<S>(at.y + dy)});
+  };
+  auto readd = [&](std::uint64_t id) {
+    const typename Oracle<S>::Ent e = p.oracle.next.at(id);
+    p.remove(id);
+    p.add(id, {static_cast<S>(e.pos.x + step(rng)), static_cast<S>(e.pos.y + step(rng))},
+          rng() % 2 == 0 ? e.radius : static_cast<S>(radius(rng)), rng() % 3 == 0 ? random_mode(rng) : e.mode, layers(),
+          e.body);
+  };
+  for (int k = 0; k < n; ++k) {
+    auto [a, b] = seen[rng() % seen.size()];
+    if (p.oracle.next.count(a) == 0 || p.oracle.next.count(b) == 0) continue;  // removed earlier in this tick
+    if (rng() % 2 == 0) std::swap(a, b);
+    switch (rng() % 6) {
+      case 0:
+        p.set_layers(a, layers());
+        p.set_layers(b, layers());
+        break;
+      case 1:
+        p.set_radius(a, static_cast<S>(radius(rng)));
+        p.set_radius(b, static_cast<S>(radius(rng)));
+        break;
+      case 2:
+        for (std::uint64_t id : {a, b}) {
+          if (rng() % 2 == 0) {
+            p.set_layers(id, layers());
+            move(id);
+          } else {
+            move(id);
+            p.set_layers(id, layers());
+          }
+        }
+        break;
+      case 3:
+        p.set_layers(a, layers());
+        readd(b);
+        if (rng() % 3 == 0) readd(a);
+        break;
+      case 4: {
+        const std::uint32_t la = p.oracle.next.at(a).layers, lb = p.oracle.next.at(b).layers;
+        p.set_layers(a, layers());
+        p.set_layers(b, layers());
+        p.set_layers(a, la);
+        p.set_layers(b, lb);
+        break;
+      }
+      default:
+        p.set_layers(a, layers());
+        if (rng() % 2 == 0) p.set_radius(b, static_cast<S>(radius(rng)));
+        if (rng() % 2 == 0) move(b);
+        if (rng() % 2 == 0) p.set_layers(b, layers());
+        break;
+    }
+  }
+}
+
+// Many ticks of random mutations of every kind, each tick compared with the model: events, both directions of the
+// relation, pair count, and skill-shape queries. `pair_mutations` pairs a tick also get both ends mutated
+// (mutate_pairs).
+template <class S>
+void random_run(std::uint64_t seed, S hysteresis, S skin, int ticks, int count, double activity,
+                int pair_mutations = 0) {
   SCOPED_TRACE("seed " + std::to_string(seed) + " hysteresis " + std::to_string(static_cast<double>(hysteresis)) +
                " skin " + std::to_string(static_cast<double>(skin)));
   std::mt19937_64 rng(seed);
@@ -276,6 +358,7 @@ void random_run(std::uint64_t seed, S hysteresis, S skin, int ticks, int count, 
         }
       }
     }
+    mutate_pairs(p, rng, pair_mutations);
     // Additions: new ids and ids removed at earlier ticks.
     for (int k = static_cast<int>(rng() % 4); k > 0 && unit(rng) < 2 * activity; --k) {
       std::uint64_t id;
@@ -299,15 +382,26 @@ void random_run(std::uint64_t seed, S hysteresis, S skin, int ticks, int count, 
 
 // random_run with hysteresis 0 and 4, skins automatic, 1 and 30, one seed each from `seed` on.
 template <class S>
-void random_runs(std::uint64_t seed, int ticks, int count, double activity) {
+void random_runs(std::uint64_t seed, int ticks, int count, double activity, int pair_mutations = 0) {
   for (const S h : {S{0}, S{4}})
-    for (const S skin : {S{0}, S{1}, S{30}}) ASSERT_NO_FATAL_FAILURE(random_run<S>(seed++, h, skin, ticks, count, activity));
+    for (const S skin : {S{0}, S{1}, S{30}})
+      ASSERT_NO_FATAL_FAILURE(random_run<S>(seed++, h, skin, ticks, count, activity, pair_mutations));
 }
 
 TYPED_TEST(AoiTyped, MatchesOracleOverManyTicks) { random_runs<TypeParam>(11, 40, 90, 1.0); }
 
 // Few changes per tick: only the watchers near them are re-evaluated (the incremental path).
 TYPED_TEST(AoiTyped, SparseChangesMatchOracle) { random_runs<TypeParam>(51, 60, 120, 0.04); }
+
+// Both ends of seen pairs mutated in the same tick (layers above all), among the other mutations: with many changes
+// (every watcher evaluated) and with few (the incremental path, where a reverse list that misses a watcher also
+// leaves it unevaluated). Several seeds per setting.
+TYPED_TEST(AoiTyped, PairMutationsMatchOracle) {
+  for (std::uint64_t seed : {211, 311, 411}) ASSERT_NO_FATAL_FAILURE(random_runs<TypeParam>(seed, 40, 90, 0.3, 10));
+}
+TYPED_TEST(AoiTyped, SparsePairMutationsMatchOracle) {
+  for (std::uint64_t seed : {231, 331, 431}) ASSERT_NO_FATAL_FAILURE(random_runs<TypeParam>(seed, 60, 120, 0.01, 1));
+}
 
 // Every entity moving every tick (the benchmark's regime, where every watcher is re-evaluated).
 TYPED_TEST(AoiTyped, EveryoneMovingMatchesOracle) {
@@ -513,6 +607,62 @@ TYPED_TEST(AoiTyped, ModesAndLayers) {
   EXPECT_EQ(tick_of(w), (std::vector<AoiEvent>{{K::Leave, 1, 4}, {K::Leave, 3, 4}, {K::Leave, 4, 2}, {K::Leave, 4, 3}}));
   w.add(4, {1, 1}, 5, AoiMode::Marker, 1);
   EXPECT_EQ(tick_of(w), (std::vector<AoiEvent>{{K::Enter, 1, 4}}));
+}
+
+// Regression (issue "AoiWorld, layer changes"): watcher 34 sees marker 22, and both change layers before a tick, so
+// that 34's old layers miss 22's new ones while the new layers share a bit. When 22 is applied first, its relink
+// (with 34 still in its old layers) drops 34 from 22's reverse list; 34's relink then keeps its entry of 22 (the
+// pair still holds) and must name itself in that list again. It did not: validate() reported "rcand of 22 misses
+// watcher 34", and once the pair had ended, a relink of 22 gave 34 a second entry of it and the next Enter came
+// twice (pair_count 2). Run in both orders, alone (every watcher evaluated) and among bystanders (the incremental
+// path, where watchers are marked through the reverse lists); every tick checked against the model and by
+// validate(), and the events spelt out.
+TYPED_TEST(AoiTyped, LayerChangesOnBothEndsOfAPair) {
+  using S = TypeParam;
+  using K = AoiEvent::Kind;
+  using Events = std::vector<AoiEvent>;
+  for (const bool target_first : {true, false})
+    for (const int bystanders : {0, 100}) {
+      SCOPED_TRACE(std::string(target_first ? "marker" : "watcher") + " changed first, " + std::to_string(bystanders) +
+                   " bystanders");
+      std::mt19937_64 rng(7);
+      AoiSettings<S> settings{{{-100, -100}, {100, 100}}};
+      settings.skin = 10;
+      Pair<S> p(settings);
+      p.add(34, {0, 0}, 10, AoiMode::Watcher, 1, 0);
+      p.add(22, {5, 0}, 0, AoiMode::Marker, 1, 0);
+      // Far from the pair (beyond its reach), seeing each other.
+      for (int i = 0; i < bystanders; ++i)
+        p.add(1000 + static_cast<std::uint64_t>(i),
+              {static_cast<S>(50 + i % 10 * 5), static_cast<S>(-50 + i / 10 * 10)}, 8, AoiMode::Both, ~0u, 0);
+      ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, 0));
+      ASSERT_EQ(p.world.pair_count(), p.oracle.rel.size());
+      // Both change layers: 1 -> 2. The pair still holds: no event.
+      if (target_first) {
+        p.set_layers(22, 2);
+        p.set_layers(34, 2);
+      } else {
+        p.set_layers(34, 2);
+        p.set_layers(22, 2);
+      }
+      ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, 0));
+      EXPECT_EQ(p.last, Events{});
+      EXPECT_EQ(watchers_of(p.world, 22), std::vector<std::uint64_t>{34});
+      // The pair ends by distance (22 stays within 34's reach, so 34 keeps an entry of it).
+      p.move(22, {12, 0});
+      ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, 0));
+      EXPECT_EQ(p.last, (Events{{K::Leave, 34, 22}}));
+      // 22 relinks again (a layer change that keeps the pair possible): 34 must not get a second entry.
+      p.set_layers(22, 6);
+      ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, 0));
+      EXPECT_EQ(p.last, Events{});
+      // Back in sight: one Enter, one pair.
+      p.move(22, {5, 0});
+      ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, 0));
+      EXPECT_EQ(p.last, (Events{{K::Enter, 34, 22}}));
+      EXPECT_EQ(p.world.pair_count(), p.oracle.rel.size());
+      EXPECT_EQ(visible_of(p.world, 34), std::vector<std::uint64_t>{22});
+    }
 }
 
 // Markers first, watchers later: the automatic skin is chosen at the first tick with watchers, and the entities

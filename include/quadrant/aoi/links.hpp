@@ -7,7 +7,10 @@
 // last tested; besides, a list may hold entries out of reach of two kinds, which evaluate() reports (a Leave, if
 // seen) and drops:
 //   stale: the watcher re-anchored and the target fell out of its reach while seen (the entry's stale bit);
-//   left behind: the target re-anchored out of the watcher's reach (recorded by leave_behind).
+//   left behind: the target re-anchored out of the watcher's reach, or its relink found the pair ineligible (the
+//   watcher's layers, as they were then, share no bit with the target's new ones) — recorded by leave_behind.
+// A watcher that re-anchors later in the same tick may keep such an entry (its new reach or layers take the target
+// back): it then names itself in the target's reverse list again (relink_kept_target).
 // An entity re-anchors at most once a tick, and relinks its own list itself.
 //
 // Reverse lists are supersets: rcand[t] names every watcher holding an entry of t that is neither stale nor left
@@ -29,9 +32,10 @@
 namespace quadrant {
 
 // Moves the entity's anchor to its position, updates its tree entries and relinks both of its lists: by
-// relink_drift when only the position changed (drift_only), else by relink.
+// relink_drift when only the position changed (drift_only), else by relink. old_layers: its layers before this
+// tick's changes (equal to the current ones when drift_only).
 template <class S>
-void AoiWorld<S>::reanchor(std::uint32_t s, bool drift_only, bool added) {
+void AoiWorld<S>::reanchor(std::uint32_t s, bool drift_only, bool added, std::uint32_t old_layers) {
   using namespace detail::aoi;
   Cold& c = cold_[s];
   ++reanchors_since_renumber_;
@@ -67,7 +71,7 @@ void AoiWorld<S>::reanchor(std::uint32_t s, bool drift_only, bool added) {
   if (drift_only)
     relink_drift(s, old);
   else
-    relink(s, old, added);
+    relink(s, old, old_layers, added);
 }
 
 // Where a drifting entity re-anchors: at its position, or ahead of it when it has been moving straight. An entity
@@ -150,7 +154,7 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
       if ((hot_[t].marker_layers & layers) != 0 && in_range(s, t)) {
         anchors_[t].target_stamp = held_target;
         list[k++] = e & ~kStaleBit;
-        relink_kept_target(s, old, t);
+        relink_kept_target(s, old, layers, t);  // a drift leaves the layers as they were
       } else if ((e & kSeenBit) != 0) {
         list[k++] = e | kStaleBit;
         ++stale;
@@ -217,11 +221,19 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
         marker_layers);
 }
 
-// s keeps its entry of t through a relink. If t re-anchored earlier in this tick out of reach of s's old anchor,
-// t's relink left that entry behind and dropped s from rcand[t] (see the file comment): back in reach, s rejoins.
+// s keeps its entry of t through a relink. If t re-anchored earlier in this tick, t's relink rebuilt (relink) or
+// re-tested (relink_drift) rcand[t], meeting s as it was before its own re-anchor: its old anchor and reach, and
+// its old layers. t kept s only if s then held an entry of t it could keep: s's old layers sharing a bit with t's
+// marker layers and t in reach of s's old anchor; otherwise t dropped s and left the entry behind (see the file
+// comment). s, keeping the entry with its new values, rejoins rcand[t]. Both tests count: when both ends of a pair
+// change layers in one tick (1 -> 2 on each, say), t's relink finds s's old layers disjoint from its new ones
+// although the pair still holds, and an rcand that misses a holder leaves s unevaluated when t changes next, and
+// lets a later relink of t give s a second entry (a duplicated Enter).
 template <class S>
-void AoiWorld<S>::relink_kept_target(std::uint32_t s, const Anchor& old, std::uint32_t t) {
-  if (anchors_[t].anchor_tick == tick_no_ && !in_range(old, anchors_[t])) link_watcher(t, s);
+void AoiWorld<S>::relink_kept_target(std::uint32_t s, const Anchor& old, std::uint32_t old_layers, std::uint32_t t) {
+  if (anchors_[t].anchor_tick == tick_no_ &&
+      ((old_layers & hot_[t].marker_layers) == 0 || !in_range(old, anchors_[t])))
+    link_watcher(t, s);
 }
 
 // w gains an entry of s. If s got a stale entry somewhere at this tick (may_revive), w's may be one: it revives
@@ -294,7 +306,7 @@ void AoiWorld<S>::place_range(std::uint32_t s) {
 //   stale); new ones get an entry; old ones not found keep a left-behind or ineligible entry and look again at this
 //   tick. The reverse list is rebuilt exactly.
 template <class S>
-void AoiWorld<S>::relink(std::uint32_t s, const Anchor& old, bool added) {
+void AoiWorld<S>::relink(std::uint32_t s, const Anchor& old, std::uint32_t old_layers, bool added) {
   using namespace detail::aoi;
   const bool watcher = is_watcher(s);
   const std::uint32_t marker_layers = hot_[s].marker_layers;
@@ -333,7 +345,7 @@ void AoiWorld<S>::relink(std::uint32_t s, const Anchor& old, bool added) {
     if (st == seen || st == unseen) {
       ++kept_targets;
       cand_.push(s, st == seen ? t | kSeenBit : t);
-      relink_kept_target(s, old, t);
+      relink_kept_target(s, old, old_layers, t);
     } else {
       cand_.push(s, t);
       link_watcher(t, s);

@@ -133,6 +133,9 @@ void AoiWorld<S>::apply(std::uint32_t s, bool all_dirty) {
   if (!all_dirty && hot_[s].marker_layers != 0) mark_watchers_of(s);
   c.path += std::sqrt(dist2(hot_[s].pos, c.next_pos));
   hot_[s].pos = c.next_pos;
+  // The layers it had until now: other entities relinked earlier in this tick met it with them (see
+  // relink_kept_target).
+  const std::uint32_t old_layers = c.layers;
   bool rebuild = false;
   if ((f & kChanged) != 0) {
     c.view_radius = c.next_view_radius;
@@ -149,7 +152,8 @@ void AoiWorld<S>::apply(std::uint32_t s, bool all_dirty) {
     ++live_count_;
     rebuild = true;
   }
-  if (rebuild || dist2(hot_[s].pos, anchors_[s].at) > sq(skin_ / 2)) reanchor(s, !rebuild, (f & kAdded) != 0);
+  if (rebuild || dist2(hot_[s].pos, anchors_[s].at) > sq(skin_ / 2))
+    reanchor(s, !rebuild, (f & kAdded) != 0, old_layers);
   if (is_watcher(s) || c.seen_count != 0) mark_dirty(s);
 }
 
