@@ -204,8 +204,9 @@ inline int depth_for(std::size_t n) {
 /// pools).
 class QuadrantTree {
  public:
-  QuadrantTree(const Box2& world, std::size_t n, quadrant::Placement placement, bool rebuild)
-      : tree_(config(world, n, placement)), rebuild_(rebuild) {}
+  /// threads > 1: pairs are found by Tree::pairs on that many threads (for_each_pair's order, into a buffer).
+  QuadrantTree(const Box2& world, std::size_t n, quadrant::Placement placement, bool rebuild, unsigned threads = 1)
+      : tree_(config(world, n, placement)), rebuild_(rebuild), threads_(threads) {}
 
   static quadrant::Config<2, float> config(const Box2& world, std::size_t n, quadrant::Placement placement) {
     quadrant::Config<2, float> c;
@@ -234,6 +235,11 @@ class QuadrantTree {
 
   template <class Fn>
   void for_each_pair(Fn&& fn) const {
+    if (threads_ > 1) {
+      tree_.pairs(pairs_, threads_);
+      for (const auto& [a, b] : pairs_) fn(ids_[a.index()], ids_[b.index()]);
+      return;
+    }
     tree_.for_each_pair([&](quadrant::Handle a, quadrant::Handle b) { fn(ids_[a.index()], ids_[b.index()]); });
   }
 
@@ -264,6 +270,8 @@ class QuadrantTree {
  private:
   quadrant::Tree<2, std::uint32_t, float> tree_;
   bool rebuild_;
+  unsigned threads_;
+  mutable std::vector<std::pair<quadrant::Handle, quadrant::Handle>> pairs_;
   std::vector<quadrant::Handle> handles_;
   std::vector<std::uint32_t> ids_;  // by handle slot
   mutable std::vector<quadrant::Neighbor<float>> scratch_;

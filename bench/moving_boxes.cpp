@@ -86,6 +86,9 @@ void run_moving_boxes(const Options& opt, Report& report) {
               [&] { return std::make_unique<QuadrantTree>(world, plan.n, p, rebuild); });
         }
       }
+      // The best placement with its pairs found on two threads (Tree::pairs, in for_each_pair's order).
+      run(report, scene, plan.frames, "quadrant Parent move (2 threads)", true,
+          [&] { return std::make_unique<QuadrantTree>(world, plan.n, Placement::Parent, false, 2); });
     }
   }
 }

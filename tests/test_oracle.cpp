@@ -357,13 +357,38 @@ void check_pairs(const Tree<D, Item, S>& tree, const Oracle<D, S>& oracle, bool 
     got.emplace_back(std::min(oa->item.id, ob->item.id), std::max(oa->item.id, ob->item.id));
   };
   PairStats st;
+  std::vector<std::pair<Handle, Handle>> in_order;
   if (bool_form) {
     st = tree.for_each_pair([&](Handle a, Handle b) -> bool {
       note(a, b);
       return !stops || calls < stop_after;
     });
   } else {
-    st = tree.for_each_pair([&](Handle a, Handle b) { note(a, b); });
+    st = tree.for_each_pair([&](Handle a, Handle b) {
+      note(a, b);
+      in_order.emplace_back(a, b);
+    });
+    // The threaded forms: pairs() gives the same sequence whatever the number of threads; for_each_pair_parallel
+    // the same pairs, each once, spread over its workers.
+    for (unsigned threads : {1u, 2u, 3u}) {
+      std::vector<std::pair<Handle, Handle>> out;
+      const PairStats pst = tree.pairs(out, threads);
+      EXPECT_TRUE(out == in_order) << "pairs(out, " << threads << ") differs from for_each_pair's sequence";
+      EXPECT_EQ(pst.pairs, out.size());
+      std::vector<std::vector<std::pair<Handle, Handle>>> per(threads);
+      const PairStats par = tree.for_each_pair_parallel(
+          [&](unsigned worker, Handle a, Handle b) { per.at(worker).emplace_back(a, b); }, threads);
+      std::vector<std::pair<Handle, Handle>> all;
+      for (const auto& v : per) all.insert(all.end(), v.begin(), v.end());
+      EXPECT_EQ(par.pairs, all.size());
+      auto by_index = [](const std::pair<Handle, Handle>& x, const std::pair<Handle, Handle>& y) {
+        return std::pair(x.first.index(), x.second.index()) < std::pair(y.first.index(), y.second.index());
+      };
+      std::vector<std::pair<Handle, Handle>> sorted_seq = in_order;
+      std::sort(all.begin(), all.end(), by_index);
+      std::sort(sorted_seq.begin(), sorted_seq.end(), by_index);
+      EXPECT_TRUE(all == sorted_seq) << "for_each_pair_parallel with " << threads << " threads differs";
+    }
   }
   SCOPED_TRACE(std::string("for_each_pair with a ") + (bool_form ? "bool" : "void") + " callback" +
                (stops ? ", stop after " + std::to_string(stop_after) : std::string()));

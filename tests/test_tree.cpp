@@ -15,7 +15,9 @@
 #include <new>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <unordered_set>
 #include <vector>
 
@@ -788,3 +790,59 @@ TEST(Tree, OctreeDoubleBasics) {
 }
 
 }  // namespace
+
+// The threaded pair finders on trees big enough to be cut into many pieces: pairs() gives for_each_pair's exact
+// sequence with any number of threads, for_each_pair_parallel the same pairs spread over its workers, and an
+// exception thrown by the callback on one worker reaches the caller.
+template <int D>
+void check_parallel_pairs(Placement p, std::uint32_t seed) {
+  Config<D, float> c;
+  for (int i = 0; i < D; ++i) c.world.min[i] = 0, c.world.max[i] = 200;
+  c.placement = p;
+  c.max_depth = 10;
+  Tree<D, int, float> tree(c);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-5, 205), side(0.5f, 6);
+  for (int i = 0; i < 4000; ++i) {
+    Box<D, float> b;
+    for (int a = 0; a < D; ++a) {
+      b.min[a] = u(rng);
+      b.max[a] = b.min[a] + side(rng);
+    }
+    tree.insert(b, i);
+  }
+  std::vector<std::pair<Handle, Handle>> seq;
+  tree.for_each_pair([&](Handle a, Handle b) { seq.emplace_back(a, b); });
+  ASSERT_GT(seq.size(), 100u);
+  for (unsigned threads : {0u, 1u, 2u, 4u, 7u}) {
+    std::vector<std::pair<Handle, Handle>> out;
+    tree.pairs(out, threads);
+    EXPECT_TRUE(out == seq) << threads << " threads";
+    const unsigned workers = threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : threads;
+    std::vector<std::vector<std::pair<Handle, Handle>>> per(workers);
+    tree.for_each_pair_parallel([&](unsigned w, Handle a, Handle b) { per.at(w).emplace_back(a, b); }, threads);
+    std::set<std::pair<std::uint32_t, std::uint32_t>> got, want;
+    std::size_t total = 0;
+    for (const auto& v : per)
+      for (const auto& [a, b] : v) got.emplace(a.index(), b.index()), ++total;
+    for (const auto& [a, b] : seq) want.emplace(a.index(), b.index());
+    EXPECT_EQ(total, seq.size()) << threads << " threads: a pair reported twice";
+    EXPECT_TRUE(got == want) << threads << " threads";
+  }
+  std::atomic<int> calls{0};
+  EXPECT_THROW(tree.for_each_pair_parallel(
+                   [&](unsigned, Handle, Handle) {
+                     if (++calls == 50) throw std::runtime_error("from a worker");
+                   },
+                   4),
+               std::runtime_error);
+}
+
+TEST(Tree, ParallelPairsMatchTheSequentialWalk) {
+  std::uint32_t seed = 1;
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(static_cast<int>(p));
+    check_parallel_pairs<2>(p, seed++);
+    check_parallel_pairs<3>(p, seed++);
+  }
+}

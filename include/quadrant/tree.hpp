@@ -15,15 +15,19 @@
 #pragma once
 
 #include <algorithm>
-#include <span>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <exception>
 #include <limits>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <ranges>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -376,7 +380,62 @@ class Tree {
     auto pair = [&](const stored_entry& a, const stored_entry& b) {
       return detail::call_and_continue(fn, handle_of(a.id), handle_of(b.id));
     };
-    detail::with_placement(core_.config().placement, [&](auto p) { detail::pairs_walk(p, core_, layers, st, pair); });
+    detail::with_placement(core_.config().placement, [&](auto p) {
+      detail::pairs_walk(p, core_, layers, st, pair, 0, detail::PairSplit{}, [](std::uint32_t) {});
+    });
+    return st;
+  }
+
+  /// for_each_pair split over `threads` threads: this one and threads - 1 started for the call (0: one per
+  /// hardware thread). fn(unsigned worker, Handle a, Handle b) is called once for every pair, by workers 0 ..
+  /// threads - 1 at the same time, so it must be safe to call concurrently — append to a buffer of its own per
+  /// worker, say; it returns void. The order is unspecified (pairs() gives for_each_pair's order). The walk is cut
+  /// into pieces at the shallowest depth with 8 nodes per thread, and idle workers take the next piece, so the
+  /// split follows the work; a tree with fewer nodes runs on this thread alone. If fn throws, the workers stop and
+  /// the first exception is rethrown. The tree must not change meanwhile; allocates per call (the threads, the
+  /// piece list). Returns the counts summed over the workers.
+  template <class Fn>
+  PairStats for_each_pair_parallel(Fn&& fn, unsigned threads, std::uint32_t layers = ~0u) const {
+    std::vector<std::uint32_t> tasks;
+    return parallel_pairs(threads, layers, tasks, [&](std::size_t, unsigned worker, const stored_entry& a,
+                                                      const stored_entry& b) {
+      static_assert(std::is_void_v<std::invoke_result_t<Fn&, unsigned, Handle, Handle>>,
+                    "quadrant: for_each_pair_parallel's callback takes (unsigned worker, Handle, Handle) and returns void");
+      fn(worker, handle_of(a.id), handle_of(b.id));
+    }, [](std::size_t) {});
+  }
+
+  /// Every overlapping pair in `layers` into `out` (cleared first), in the order for_each_pair reports them,
+  /// found by `threads` threads as in for_each_pair_parallel (1: this thread alone; 0: one per hardware thread).
+  /// Each piece of the walk fills its own buffer; the buffers are joined in walk order, so the result does not
+  /// depend on the number of threads or their timing. The tree must not change meanwhile.
+  PairStats pairs(std::vector<std::pair<Handle, Handle>>& out, unsigned threads = 1, std::uint32_t layers = ~0u) const {
+    out.clear();
+    std::vector<std::uint32_t> tasks;
+    std::vector<std::vector<std::pair<Handle, Handle>>> pieces;
+    std::vector<std::size_t> marks;  // marks[i]: the top piece's output before task i
+    const PairStats st = parallel_pairs(
+        threads, layers, tasks,
+        [&](std::size_t piece, unsigned, const stored_entry& a, const stored_entry& b) {
+          (piece == 0 ? out : pieces[piece - 1]).emplace_back(handle_of(a.id), handle_of(b.id));
+        },
+        [&](std::size_t n_tasks) {
+          pieces.resize(n_tasks);
+          marks.reserve(n_tasks);
+        },
+        [&](std::uint32_t) { marks.push_back(out.size()); });
+    if (pieces.empty()) return st;
+    // out holds the top piece; splice each task's pairs in where the top walk skipped its subtree.
+    std::vector<std::pair<Handle, Handle>> top;
+    top.swap(out);
+    out.reserve(st.pairs);
+    std::size_t from = 0;
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      out.insert(out.end(), top.begin() + static_cast<std::ptrdiff_t>(from), top.begin() + static_cast<std::ptrdiff_t>(marks[i]));
+      out.insert(out.end(), pieces[i].begin(), pieces[i].end());
+      from = marks[i];
+    }
+    out.insert(out.end(), top.begin() + static_cast<std::ptrdiff_t>(from), top.end());
     return st;
   }
 
@@ -588,6 +647,58 @@ class Tree {
 
   // The handle of the live object in record `id`.
   Handle handle_of(std::uint32_t id) const noexcept { return Handle(id, generations_[id], tag_); }
+
+  // The pair walk cut into pieces (piece 0 above the split depth, piece i + 1 the subtree of tasks[i]) run by
+  // `threads` workers. pair(piece, worker, a, b) reports a pair; prepared(number of tasks) runs before any worker
+  // starts; on_top_task(n) runs in the top piece where it skips task n (in task order).
+  template <class Pair, class Prepared, class OnTopTask = void (*)(std::uint32_t)>
+  PairStats parallel_pairs(unsigned threads, std::uint32_t layers, std::vector<std::uint32_t>& tasks, Pair&& pair,
+                           Prepared&& prepared, OnTopTask&& on_top_task = [](std::uint32_t) {}) const {
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    const detail::PairSplit split =
+        threads > 1 ? detail::split_pairs(core_.store(), layers, std::size_t{8} * threads, tasks) : detail::PairSplit{};
+    prepared(tasks.size());
+    const std::size_t n_pieces = tasks.size() + 1;
+    if (n_pieces == 1) threads = 1;
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> failed{false};
+    std::exception_ptr error;
+    std::mutex error_mutex;
+    std::vector<PairStats> stats(threads);
+    auto work = [&](unsigned worker) {
+      try {
+        for (std::size_t piece = next++; piece < n_pieces && !failed.load(std::memory_order_relaxed); piece = next++) {
+          auto report = [&](const stored_entry& a, const stored_entry& b) {
+            pair(piece, worker, a, b);
+            return !failed.load(std::memory_order_relaxed);
+          };
+          detail::with_placement(core_.config().placement, [&](auto p) {
+            if (piece == 0)
+              detail::pairs_walk(p, core_, layers, stats[worker], report, 0, split, on_top_task);
+            else
+              detail::pairs_walk(p, core_, layers, stats[worker], report, tasks[piece - 1], split, [](std::uint32_t) {});
+          });
+        }
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+        failed = true;
+      }
+    };
+    std::vector<std::thread> workers;
+    workers.reserve(threads - 1);
+    for (unsigned w = 1; w < threads; ++w) workers.emplace_back(work, w);
+    work(0);
+    for (std::thread& t : workers) t.join();
+    if (error) std::rethrow_exception(error);
+    PairStats total;
+    for (const PairStats& st : stats) {
+      total.nodes_visited += st.nodes_visited;
+      total.box_tests += st.box_tests;
+      total.pairs += st.pairs;
+    }
+    return total;
+  }
   static Handle handle_of_erased(const void* tree, std::uint32_t id) noexcept {
     return static_cast<const Tree*>(tree)->handle_of(id);
   }

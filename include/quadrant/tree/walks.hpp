@@ -121,13 +121,22 @@ bool strictly_inside(const Box<D, S>& cell, const Box<D, S>& b) noexcept {
   return true;
 }
 
+// A split of the pair walk into independent pieces for several threads: `top` runs the walk above `depth` and
+// hands each reached node at that depth to on_task(n) instead of entering it; each task then runs its subtree.
+// Every node is handled by exactly one piece, the top one or its task's, and the pieces only read the tree.
+struct PairSplit {
+  int depth = -1;  // -1: no split, the walk covers the whole tree
+};
+
 // Parent: a node's entries lie in its cell, so an entry meets the entries of its own node, of its ancestors and of
 // its descendants only — except one touching its cell's face (see below). One pre-order walk carries `active`, a
 // stack holding for each node on the path the ancestors' entries that reach its cell followed by its own entries;
 // a child's range is its parent's range filtered by the child's cell. Each entry is tested against its node's range
-// as it grows, so each pair is tested once.
-template <int D, class S, class Report>
-void parent_pairs_walk(const NodeStore<D, S>& store, std::uint32_t layers, PairStats& st, Report& report) {
+// as it grows, so each pair is tested once. A walk of the subtree of `start` (a task of a split) first rebuilds
+// the stack along the path from the root, without testing.
+template <int D, class S, class Report, class OnTask>
+void parent_pairs_walk(const NodeStore<D, S>& store, std::uint32_t layers, PairStats& st, Report& report,
+                       std::uint32_t start, PairSplit split, OnTask&& on_task) {
   bool go_on = true;
   using entry_type = typename NodeStore<D, S>::entry_type;
   ScratchLease<entry_type> lease;
@@ -138,29 +147,54 @@ void parent_pairs_walk(const NodeStore<D, S>& store, std::uint32_t layers, PairS
   auto reserve = [&](std::size_t size) {
     if (size > active.size()) active.resize(std::max<std::size_t>(size, 2 * active.size()));
   };
-  auto push = [&](const entry_type& e) { active[top++] = e; };
-  store.walk(0, 0, [&](std::uint32_t n) {
+  // Opens node n's range: its ancestors' entries that reach its cell. Returns where the range starts.
+  auto open = [&](std::uint32_t n, std::size_t d) {
+    if (d == 0) {
+      top = 0;
+      reserve(store.entries(n).size());
+      return std::size_t{0};
+    }
+    const std::size_t from = d >= 2 ? level_end[d - 2] : 0, to = level_end[d - 1];
+    top = to;
+    const auto& cell = store.bounds(n);
+    reserve(to + (to - from) + store.entries(n).size());
+    // Branch-free: every entry is copied and kept only when it reaches the cell (a coin toss to predict).
+    st.box_tests += to - from;
+    for (std::size_t i = from; i < to; ++i) {
+      active[top] = active[i];
+      top += overlaps(active[i].box, cell);
+    }
+    return to;
+  };
+  auto close = [&](std::size_t d) {
+    if (d >= level_end.size()) level_end.resize(d + 1);
+    level_end[d] = top;
+  };
+  if (start != 0) {
+    std::uint32_t path[256];
+    std::size_t len = 0;
+    for (std::uint32_t a = store.parent(start); len < 256; a = store.parent(a)) {
+      path[len++] = a;
+      if (a == 0) break;
+    }
+    for (std::size_t k = len; k-- > 0;) {
+      const std::uint32_t a = path[k];
+      const std::size_t d = static_cast<std::size_t>(store.depth(a));
+      open(a, d);
+      for (const auto& e : store.entries(a))
+        if ((e.layers & layers) != 0) active[top++] = e;
+      close(d);
+    }
+  }
+  store.walk(start, start, [&](std::uint32_t n) {
+    if (store.depth(n) == split.depth && n != start) {
+      if (store.reaches(n, layers)) on_task(n);
+      return Step::Skip;
+    }
     ++st.nodes_visited;
     if (!store.reaches(n, layers)) return Step::Skip;
     const std::size_t d = static_cast<std::size_t>(store.depth(n));
-    std::size_t first = 0;
-    if (d != 0) {
-      // The ancestors' entries that reach this node's cell: the parent's range, filtered.
-      const std::size_t from = d >= 2 ? level_end[d - 2] : 0, to = level_end[d - 1];
-      top = to;
-      const auto& cell = store.bounds(n);
-      reserve(to + (to - from) + store.entries(n).size());
-      // Branch-free: every entry is copied and kept only when it reaches the cell (a coin toss to predict).
-      st.box_tests += to - from;
-      for (std::size_t i = from; i < to; ++i) {
-        active[top] = active[i];
-        top += overlaps(active[i].box, cell);
-      }
-      first = to;
-    } else {
-      top = 0;
-      reserve(store.entries(n).size());
-    }
+    const std::size_t first = open(n, d);
     for (const auto& b : store.entries(n)) {
       if ((b.layers & layers) == 0) continue;
       for (std::size_t i = first; i < top; ++i) {
@@ -185,22 +219,23 @@ void parent_pairs_walk(const NodeStore<D, S>& store, std::uint32_t layers, PairS
         });
         if (!go_on) return Step::Stop;
       }
-      push(b);
+      active[top++] = b;
     }
-    if (d >= level_end.size()) level_end.resize(d + 1);
-    level_end[d] = top;
+    close(d);
     return Step::Descend;
   });
 }
 
-// Every unordered overlapping pair in `layers`, once; pair(a, b) gets the two stored entries.
+// Every unordered overlapping pair in `layers`, once; pair(a, b) gets the two stored entries. Covers the subtree
+// of `start` (the whole tree from the root), handing nodes at split.depth to on_task (see PairSplit).
 //
 // Parent: parent_pairs_walk. Loose: each entry is tested against the later entries of its node and against every
 // node after its own in pre-order (its descendants, then the rest), pruned by node bounds; each pair is met once.
 // Leaves: all pairs within each leaf; a pair listed by several leaves is reported by the one owning its report
 // point.
-template <class P, int D, class S, class Pair>
-void pairs_walk(P, const TreeCore<D, S>& core, std::uint32_t layers, PairStats& st, Pair& pair) {
+template <class P, int D, class S, class Pair, class OnTask>
+void pairs_walk(P, const TreeCore<D, S>& core, std::uint32_t layers, PairStats& st, Pair& pair, std::uint32_t start,
+                PairSplit split, OnTask&& on_task) {
   const NodeStore<D, S>& store = core.store();
   bool go_on = true;
   auto report = [&](const auto& a, const auto& b) {
@@ -210,10 +245,14 @@ void pairs_walk(P, const TreeCore<D, S>& core, std::uint32_t layers, PairStats& 
     return false;
   };
   if constexpr (P::kind == Placement::Parent) {
-    parent_pairs_walk(store, layers, st, report);
+    parent_pairs_walk(store, layers, st, report, start, split, on_task);
     return;
   }
-  store.walk(0, 0, [&](std::uint32_t n) {
+  store.walk(start, start, [&](std::uint32_t n) {
+    if (store.depth(n) == split.depth && n != start) {
+      if (store.reaches(n, layers)) on_task(n);
+      return Step::Skip;
+    }
     ++st.nodes_visited;
     if (!store.reaches(n, layers)) return Step::Skip;
     const auto entries = store.entries(n);
@@ -246,6 +285,27 @@ void pairs_walk(P, const TreeCore<D, S>& core, std::uint32_t layers, PairStats& 
     }
     return go_on ? Step::Descend : Step::Stop;
   });
+}
+
+// Splits the pair walk: the shallowest depth (at most 16) with at least `pieces` nodes reaching `layers`, and
+// those nodes, left to right (the order the walk above them meets them); depth -1 and no tasks when the tree has
+// no such depth (too small to be worth splitting). O(nodes above that depth).
+template <int D, class S>
+PairSplit split_pairs(const NodeStore<D, S>& store, std::uint32_t layers, std::size_t pieces,
+                      std::vector<std::uint32_t>& tasks) {
+  std::vector<std::uint32_t> level{0};
+  for (int depth = 1; depth <= 16; ++depth) {
+    tasks.clear();
+    for (std::uint32_t n : level)
+      if (!store.is_leaf(n))
+        for (std::uint32_t c : store.children(n))
+          if (store.reaches(c, layers)) tasks.push_back(c);
+    if (tasks.empty()) break;
+    if (tasks.size() >= pieces) return PairSplit{depth};
+    level.swap(tasks);
+  }
+  tasks.clear();
+  return PairSplit{};
 }
 
 // The leaves whose cells overlap the shape, in pre-order; report(n) returns false to stop. Cells wholly inside the
