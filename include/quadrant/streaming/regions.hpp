@@ -6,6 +6,7 @@
 // (the tests' oracle) gets bit-identical answers on boundary cases.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -24,14 +25,30 @@ double radius_squared(S r) noexcept {
   return double(r) * double(r);
 }
 
-/// A box that holds every box within `r` of p on the squared-distance test above: p -/+ r per axis computed in
-/// double, then rounded outwards into S (one step past the rounding), so no such box is cut off.
+/// A box that holds every box that passes the prefetch test of a ball of radius r >= 0 around p (squared distance
+/// above <= radius_squared(r)), so that the octree's box query cuts off none of them. That test is rounded, and
+/// passes boxes a little beyond r: the sum of squares is at least each axis' square, so a box passes only if on
+/// every axis fl(gap^2) <= fl(r^2), i.e. the gap (itself rounded when subtracted) is at most r (1 + 2^-52), or at
+/// most about 2^-537 when r^2 underflows; and every gap passes when r^2 overflows to infinity (S double, r above
+/// about 1.3e154). So per axis the box is p -/+ (r + 2^-48 (|p| + r) + 2^-530), computed in double (the slack also
+/// covers that sum's rounding), rounded outwards into S one step past the rounding; with r^2 infinite it is S's
+/// whole finite range. Kept finite: an edge that would pass S's largest finite value (beyond S's range, or
+/// infinite in double when S is double, or the outward step from +-max) is clamped to it, and an edge at +-max
+/// still holds every finite coordinate, hence every object. So for any finite p and finite r >= 0 the box is
+/// valid, and the box query, which refuses an infinite box, accepts it. (The slack only adds candidates: each one
+/// found is tested exactly.)
 template <class S>
 Box<3, S> ball_bounds(const Vec<3, S>& p, double r) noexcept {
+  constexpr S lowest = std::numeric_limits<S>::lowest(), highest = std::numeric_limits<S>::max();
   Box<3, S> b;
+  const bool everything = std::isinf(r * r);
   for (int i = 0; i < 3; ++i) {
-    b.min[i] = next_below<S>(double(p[i]) - r);
-    b.max[i] = next_above<S>(double(p[i]) + r);
+    const double c = double(p[i]);
+    const double reach = r + 0x1p-48 * (std::abs(c) + r) + 0x1p-530;
+    const double lo = c - reach, hi = c + reach;
+    // Tested in double first: converting a double beyond S's range to S would give infinity.
+    b.min[i] = everything || lo <= double(lowest) ? lowest : std::max(next_below<S>(lo), lowest);
+    b.max[i] = everything || hi >= double(highest) ? highest : std::min(next_above<S>(hi), highest);
   }
   return b;
 }
@@ -49,7 +66,9 @@ struct KeptRegion {
 
 /// The kept region of a source with margin m >= 0. Pushing a plane out by m adds m to its offset (normals are
 /// unit, or zero for a plane at infinity, which stays always-passing). Rounding is monotone, so every box the
-/// frustum test accepts, this accepts too.
+/// frustum test accepts, this accepts too. With extreme values an offset or a corner may round to +-infinity in S
+/// (and prefetch + margin, squared in double, to +infinity): that only widens the region, and none of it is ever
+/// handed to the octree (which refuses infinite boxes); the tests below take infinities as they come.
 template <class S>
 KeptRegion<S> kept_region(const Frustum<S>* frustum, const Vec<3, S>& position, S prefetch, S margin) noexcept {
   KeptRegion<S> k;

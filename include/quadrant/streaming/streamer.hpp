@@ -151,11 +151,12 @@ class Streamer {
   }
 
   /// One frame: decides cancels, unloads and loads for `sources` (see the file comment) and returns them. Throws
-  /// std::invalid_argument (nothing changes) for a source with a NaN or infinite position or a NaN, infinite or
-  /// negative prefetch radius; an empty span is allowed (nothing is wanted). Cost: per source a frustum query and a
-  /// prefetch query on the octree, plus one kept test per resident object not wanted, plus sorting the
-  /// candidates. Allocates nothing once its vectors have grown to the frame's sizes. The result lives until the
-  /// next update().
+  /// std::invalid_argument (nothing changes, last_update() included) for a source with a NaN or infinite position
+  /// or a NaN, infinite or negative prefetch radius, and for nothing else: any finite position and radius work,
+  /// however close to S's largest value; an empty span is allowed (nothing is wanted). Cost: per source a frustum
+  /// query and a prefetch query on the octree, plus one kept test per resident object not wanted, plus sorting
+  /// the candidates. Allocates nothing once its vectors have grown to the frame's sizes. The result lives until
+  /// the next update().
   const StreamUpdate<S>& update(std::span<const source_type> sources);
 
   /// The last update's result (empty before the first).

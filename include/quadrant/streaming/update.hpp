@@ -15,12 +15,12 @@ namespace quadrant {
 
 template <class S>
 const StreamUpdate<S>& Streamer<S>::update(std::span<const source_type> sources) {
-  check_sources(sources);  // the only throw: everything below is bookkeeping on kept capacity
-  out_.loads.clear();
-  out_.unloads.clear();
-  out_.cancels.clear();
-  out_.stats = StreamStats{};
-  StreamStats& st = out_.stats;
+  // Every input is checked before anything changes; it is the only throw. Past it, any finite position and
+  // radius work, up to S's largest values: the prefetch boxes are clamped to S's finite range (ball_bounds), so the
+  // octree's box query, which refuses an infinite box, never throws; and the kept regions are tested here, never
+  // handed to the tree. The last update's result is cleared only once the queries are done.
+  check_sources(sources);
+  StreamStats st;
   // A fresh stamp marks this update's wanted objects without clearing a flag per object.
   if (++stamp_ == 0) {
     for (Object& o : objects_) o.wanted_stamp = 0;
@@ -52,6 +52,9 @@ const StreamUpdate<S>& Streamer<S>::update(std::span<const source_type> sources)
                                            src.prefetch_radius, config_.unload_margin));
   }
   st.wanted = wanted_.size();
+  out_.loads.clear();
+  out_.unloads.clear();
+  out_.cancels.clear();
 
   // 2. Resident objects that are not wanted stay while some source's kept region holds them; the others are
   // cancelled (Loading) or unloaded (Loaded). Backwards, so the swap-remove only moves entries already seen.
@@ -116,6 +119,7 @@ const StreamUpdate<S>& Streamer<S>::update(std::span<const source_type> sources)
   st.queued = queued_.size();
   st.loading = loading_;
   st.loaded = resident_.size() - loading_;
+  out_.stats = st;
   return out_;
 }
 
