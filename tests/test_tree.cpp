@@ -98,6 +98,15 @@ TEST(Config, BadConfigsThrowNamingTheField) {
   oct.world = {{0, 0, 0}, {1, 1, 1}};
   oct.split_threshold = 0;  // with the default max_depth 8: 19 million nodes, refused before allocating
   EXPECT_THROW(Octree<int>{oct}, std::invalid_argument);
+  // Depth 30: about 1.4e27 nodes, more than any integer type holds; the message says so without overflowing (found
+  // by fuzzing under UBSan: the count was converted to long long).
+  oct.max_depth = 30;
+  try {
+    Octree<int> refused{oct};
+    ADD_FAILURE() << "a full octree of depth 30 was built";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("e+27 nodes"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Config, PlacementNames) {

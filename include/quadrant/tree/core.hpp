@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -500,12 +501,18 @@ class TreeCore {
     double nodes = 0, level_nodes = 1;
     for (int d = 0; d <= levels; ++d, level_nodes *= fanout) nodes += level_nodes;
     // 2^24 nodes is already about 1.5 GB for an octree of floats; beyond that a full tree is a mistake, not a grid.
-    if (nodes > double{1u << 24})
+    if (nodes > double{1u << 24}) {
+      // Printed from double: the counts can exceed any integer type (an octree of depth 30 has ~1.4e27 nodes).
+      auto number = [](double x) {
+        char text[32];
+        std::snprintf(text, sizeof text, x < 1e15 ? "%.0f" : "%.3g", x);
+        return std::string(text);
+      };
       throw std::invalid_argument("quadrant: split_threshold 0 builds the full tree down to depth " +
-                                  std::to_string(levels) + ": " + std::to_string(static_cast<long long>(nodes)) +
-                                  " nodes, about " +
-                                  std::to_string(static_cast<long long>(nodes * double(store_type::node_bytes()) / 1e6)) +
+                                  std::to_string(levels) + ": " + number(nodes) + " nodes, about " +
+                                  number(nodes * double(store_type::node_bytes()) / 1e6) +
                                   " MB (the limit is 2^24 nodes); lower max_depth or raise min_node_size");
+    }
   }
 
   void build_full_tree() {
