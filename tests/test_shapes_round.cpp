@@ -22,6 +22,8 @@
 //  95% of the random cases must be decided.
 // classify is checked for consistency with overlaps on (shape, node, b inside node) triples, b often on node's faces
 // and corners and often of zero size; Inside and Outside must each be frequent.
+// At extreme magnitudes (fields from subnormal to the largest finite value, mixed) the oracles decide the problem
+// moved to the shape's centre, clipped to a square around it and scaled by a power of two, in long double.
 #include <quadrant/geometry.hpp>
 
 #include <gtest/gtest.h>
@@ -1076,6 +1078,383 @@ TYPED_TEST(RoundShapes, HugeBoxesAndExtremeRadii) {
     const Circle<S> d = random_circle<S>(rng);
     EXPECT_EQ(overlaps(cs, Circle<S>{sv(d.center), sc(d.radius)}), overlaps(c, d));
   }
+}
+
+// ---- near the largest finite value --------------------------------------------------------------------------------
+
+// The reported case: an ellipse<double> whose radii are near the largest double, turned by 45 degrees. Its frame
+// coordinates (c x + s y) overflowed; classify then took the infinite margin for room and answered Inside for its
+// own bounding box, whose corners overlaps rightly rejects (they lie sqrt(2) radii from the centre). Mixed
+// magnitudes too: a huge centre with small radii, a small centre with huge radii.
+TEST(RoundShapesExtreme, EllipseNearLargestDoubleIsConsistent) {
+  const double big = std::numeric_limits<double>::max();
+  const double quarter = kPiD / 4;
+  const auto corners = [](const Box<2, double>& n) {
+    return std::array<Box<2, double>, 4>{Box<2, double>{n.min, n.min}, Box<2, double>{n.max, n.max},
+                                         Box<2, double>{{n.min.x, n.max.y}, {n.min.x, n.max.y}},
+                                         Box<2, double>{{n.max.x, n.min.y}, {n.max.x, n.min.y}}};
+  };
+  // classify against node, overlaps against the node and its corners and a few boxes inside it.
+  const auto consistent = [&](const Ellipse<double>& e, const Box<2, double>& node) {
+    SCOPED_TRACE(show(e) + " node " + show(node));
+    const Relation rel = classify(e, node);
+    if (rel == Relation::Crossing) return;
+    const bool want = rel == Relation::Inside;
+    EXPECT_EQ(overlaps(e, node), want);
+    for (const Box<2, double>& c : corners(node)) EXPECT_EQ(overlaps(e, c), want) << show(c);
+    Rng rng(7011);
+    for (int k = 0; k < 50; ++k) {
+      const Box<2, double> b = sub_box(rng, node);
+      EXPECT_EQ(overlaps(e, b), want) << show(b);
+    }
+  };
+  for (const double r : {0.85 * big, 0.75 * big, big, big / 2}) {
+    const Ellipse<double> e{{0, 0}, {r, r}, quarter};
+    const Box<2, double> bb = bounding_box(e);
+    EXPECT_NE(classify(e, bb), Relation::Inside) << show(e);  // its corners are outside
+    consistent(e, bb);
+    for (const Box<2, double>& c : corners(bb)) {
+      EXPECT_FALSE(overlaps(e, c)) << show(e) << " " << show(c);
+      EXPECT_EQ(classify(e, c), Relation::Outside) << show(e) << " " << show(c);
+    }
+    // The inscribed square (half side r / sqrt 2, shrunk a little) is inside; the point at the rim is hit.
+    const double h = r * 0.7071;
+    const Box<2, double> in{{-h, -h}, {h, h}};
+    EXPECT_TRUE(overlaps(e, in));
+    EXPECT_EQ(classify(e, in), Relation::Inside) << show(e);
+    consistent(e, in);
+    EXPECT_TRUE(contains(e, Vec<2, double>{r * 0.99999 * 0.7071, r * 0.99999 * 0.7071}));
+    EXPECT_FALSE(contains(e, Vec<2, double>{r * 1.00001 * 0.7072, r * 1.00001 * 0.7072}));
+  }
+  // Small centre, huge and unequal radii, turned.
+  for (const double a : {0.3, quarter, 1.2, -2.5}) {
+    const Ellipse<double> e{{1, -2}, {big, big / 3}, a};
+    consistent(e, bounding_box(e));
+    consistent(e, Box<2, double>{{-big, -big}, {big, big}});
+    consistent(e, Box<2, double>{{0, 0}, {big, big}});
+    consistent(e, Box<2, double>{{-big / 8, -big / 8}, {big / 8, big / 8}});
+    EXPECT_EQ(classify(e, Box<2, double>{{-big / 8, -big / 8}, {big / 8, big / 8}}), Relation::Inside);
+    EXPECT_FALSE(overlaps(e, Box<2, double>{{big, big}, {big, big}}));
+    EXPECT_FALSE(overlaps(e, Box<2, double>{{-big, big}, {-big, big}}));
+  }
+  // Huge centre, small radii: answers exact to the spacing of doubles there.
+  for (const double c : {big, 0.9 * big, -big / 2}) {
+    const Ellipse<double> e{{c, -c}, {3, 1}, 0.5};
+    const double in = std::nextafter(c, 0.0);  // one double off, towards 0
+    EXPECT_TRUE(overlaps(e, Box<2, double>{{c, -c}, {c, -c}}));
+    EXPECT_FALSE(overlaps(e, Box<2, double>{{in, -c}, {in, -c}}));
+    EXPECT_FALSE(overlaps(e, Box<2, double>{{c, -in}, {c, -in}}));
+    EXPECT_TRUE(overlaps(e, Box<2, double>{{in, -c}, {c, -c}}));
+    EXPECT_EQ(classify(e, Box<2, double>{{in, -c}, {in, -c}}), Relation::Outside);
+    EXPECT_EQ(classify(e, Box<2, double>{{c, -c}, {c, -c}}), Relation::Inside);
+    consistent(e, bounding_box(e));
+    consistent(e, Box<2, double>{{std::min(in, c), -c}, {std::max(in, c), -c}});
+    consistent(e, Box<2, double>{{-big, -big}, {big, big}});
+  }
+}
+
+// Siblings of the case above. A needle thinner than the rounding of its length (radii ratio beyond about 1e15, at
+// ordinary magnitudes, float too) missed boxes it crosses: the box was scaled onto the unit disc whole, and the huge
+// quotients overflowed or rounded the crossing away. A centre plus a radius beyond the largest double made the
+// bounding box's rounding margin infinite, so the box was the whole plane and the differences overflowed.
+template <class S>
+void expect_needles_hit() {
+  const double a = 0.3, c = std::cos(a), s = std::sin(a);
+  for (const double thin : {1e-12, 1e-20, 1e-30, 1e-37, 1e-200, 1e-300}) {
+    const S ry = static_cast<S>(thin);
+    if (ry == 0) continue;  // below float's range
+    const Ellipse<S> e{v2<S>(0, 0), Vec<2, S>{1, ry}, static_cast<S>(a)};
+    SCOPED_TRACE(show(e));
+    // Boxes across the needle at 0.6 of its length, of several sizes: every one is hit.
+    for (const double h : {1e-3, 1e-6, 0.3}) {
+      const Box<2, S> b = box2<S>(0.6 * c - h, 0.6 * s - h, 0.6 * c + h, 0.6 * s + h);
+      EXPECT_TRUE(overlaps(e, b)) << show(b);
+      EXPECT_NE(classify(e, b), Relation::Outside) << show(b);
+    }
+    // Beyond its end, or off to one side by far more than its width: missed.
+    EXPECT_FALSE(overlaps(e, box2<S>(1.2 * c - 1e-3, 1.2 * s - 1e-3, 1.2 * c + 1e-3, 1.2 * s + 1e-3)));
+    EXPECT_FALSE(overlaps(e, box2<S>(0.6 * c - s * 1e-2, 0.6 * s + c * 1e-2, 0.6 * c, 0.6 * s + c * 2e-2)));
+  }
+}
+TEST(RoundShapesExtreme, NeedlesAndHugeCentres) {
+  expect_needles_hit<float>();
+  expect_needles_hit<double>();
+  const double big = std::numeric_limits<double>::max();
+  // centre + radius beyond the largest double: the box reaching to 1.3e308 lies 4.7e307 short of the ellipse.
+  const Ellipse<double> e{{big, -8.3238917689171537}, {2.8754481991339374e+306, 6.6737427467398899e+305},
+                          -4.4689926057582579};
+  const Box<2, double> b{{-1.4976007782496764e+308, -3.1400392786019952e+306},
+                         {1.3002220099571815e+308, 1.7024539269891876e+308}};
+  EXPECT_FALSE(overlaps(e, b));
+  EXPECT_NE(classify(e, b), Relation::Inside);
+  // The bounding boxes stay tight there (they were the whole axis).
+  EXPECT_GT(bounding_box(e).min.x, 0.9 * big);
+  EXPECT_GT(bounding_box(Circle<double>{{big, 0}, 1e306}).min.x, 0.9 * big);
+  EXPECT_GT(bounding_box(Sector<double>{{big, 0}, {-1, 0}, 1e306, 0.5}).min.x, 0.9 * big);
+  EXPECT_LT(bounding_box(Ring<double>{{-big, 0}, 1, 1e306}).max.x, -0.9 * big);
+  // A small ellipse far from the origin: a box holding its centre is hit, whatever the frame's rounding.
+  const Ellipse<double> small{{1e40, 1e40}, {1, 1}, 0.3};
+  EXPECT_TRUE(overlaps(small, Box<2, double>{{1e40, 1e40 - 4e24}, {1e40 + 4e24, 1e40 + 4e24}}));
+  EXPECT_TRUE(overlaps(small, Box<2, double>{{1e40 - 4e24, 1e40 - 4e24}, {1e40, 1e40}}));
+  EXPECT_FALSE(overlaps(small, Box<2, double>{{std::nextafter(1e40, big), 1e40}, {1e40 + 4e24, 1e40}}));
+}
+
+// The open findings of fuzz_shapes (fuzz/open/shapes): a needle 1e-3 wide and 4.5e307 long, and a node of (nearly)
+// zero width outside it, at small magnitudes. classify rightly said Outside; overlaps said hit: in the unit-disc
+// frame the node's long axis coordinates were near underflow, and the polygon's inside test, by the signs of its
+// edges' cross products, saw one sign by rounding alone.
+TEST(RoundShapesExtreme, FlatNodesBesideHugeNeedles) {
+  struct Case {
+    Ellipse<double> e;
+    Box<2, double> node;
+  };
+  const Case cases[] = {
+      {{{-0.001, 0.00075000000000000002}, {0.001, 4.4942328371557893e+307}, 6.9999991725763806},
+       {{-0.001, -0.001}, {-0.00099999999999999287, -0.00099998683555526042}}},
+      {{{-0.001, 0.00075000000000000002}, {0.001, 4.4942328371557893e+307}, 6.999999172578022},
+       {{-0.001, -0.001}, {-0.00099999999999993605, -0.00099999999999998544808}}},
+      {{{0.001, -0.001}, {4.4942328371557893e+307, 0.00075000000000000002}, 3.609375},
+       {{-0.001, -0.001}, {-0.00099987792968750009, -0.00099999999999997205}}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(show(c.e) + " node " + show(c.node));
+    EXPECT_EQ(classify(c.e, c.node), Relation::Outside);
+    EXPECT_FALSE(overlaps(c.e, c.node));
+    EXPECT_FALSE(overlaps(c.e, Box<2, double>{c.node.min, c.node.min}));
+    EXPECT_FALSE(overlaps(detail::prepare(c.e), c.node));
+  }
+  // The same needle, boxes across it near its centre and far along it: hit.
+  const Ellipse<double> e = cases[0].e;
+  const double a = e.angle, ux = -std::sin(a), uy = std::cos(a);  // the long axis
+  for (const double t : {0.0, 1.0, 1e100, 1e300, 4e307}) {
+    const double x = e.center.x + t * ux, y = e.center.y + t * uy, h = std::max(1e-9, std::abs(t) * 1e-12);
+    EXPECT_TRUE(overlaps(e, Box<2, double>{{x - h, y - h}, {x + h, y + h}})) << t;
+  }
+}
+
+// A reference for overlaps at any magnitude: the problem goes to long double, moved so the shape's centre is the
+// origin; the box is clipped to the square centre +- 2 reach (the shape lies within reach of its centre, so a box
+// beyond the square misses it, and clipping keeps all of the box the shape could meet) and everything is scaled by
+// 2^-e (exact) so that reach is about 1. The oracles above then decide, with a band relative to reach.
+int scale_exponent(LD reach) {
+  return reach > 0 ? std::ilogb(reach) : 0;
+}
+template <int D, class S>
+bool local_box(const Box<D, S>& b, const Vec<D, S>& c, LD reach, int e, Box<D, LD>& out) {
+  const LD lim = 2 * reach;
+  for (int i = 0; i < D; ++i) {
+    const LD lo = LD(b.min[i]) - LD(c[i]), hi = LD(b.max[i]) - LD(c[i]);
+    if (lo > lim || hi < -lim) return false;
+    out.min[i] = std::ldexp(std::clamp(lo, -lim, lim), -e);
+    out.max[i] = std::ldexp(std::clamp(hi, -lim, lim), -e);
+  }
+  return true;
+}
+template <class S>
+Verdict reference(const Circle<S>& c, const Box<2, S>& b, LD band) {
+  const int e = scale_exponent(c.radius);
+  Box<2, LD> lb;
+  if (!local_box(b, c.center, c.radius, e, lb)) return Verdict::No;
+  return within(nearest(Vec<2, LD>{0, 0}, lb), std::ldexp(LD(c.radius), -e), band);
+}
+template <class S>
+Verdict reference(const Sphere<S>& s, const Box<3, S>& b, LD band) {
+  const int e = scale_exponent(s.radius);
+  Box<3, LD> lb;
+  if (!local_box(b, s.center, s.radius, e, lb)) return Verdict::No;
+  return within(nearest(Vec<3, LD>{0, 0, 0}, lb), std::ldexp(LD(s.radius), -e), band);
+}
+template <class S>
+Verdict reference(const Ring<S>& r, const Box<2, S>& b, LD band) {
+  const int e = scale_exponent(r.outer);
+  Box<2, LD> lb;
+  if (!local_box(b, r.center, r.outer, e, lb)) return Verdict::No;
+  return ring_oracle(Ring<LD>{{0, 0}, std::ldexp(LD(r.inner), -e), std::ldexp(LD(r.outer), -e)}, lb, band);
+}
+template <class S>
+Verdict reference(const Ellipse<S>& el, const Box<2, S>& b, LD band) {
+  const LD reach = std::max<LD>(el.radii.x, el.radii.y);
+  const int e = scale_exponent(reach);
+  Box<2, LD> lb;
+  if (!local_box(b, el.center, reach, e, lb)) return Verdict::No;
+  Ellipse<LD> local{{0, 0}, {std::ldexp(LD(el.radii.x), -e), std::ldexp(LD(el.radii.y), -e)}, LD(el.angle)};
+  LD& thin = local.radii.x < local.radii.y ? local.radii.x : local.radii.y;
+  // The ellipse computes in double: near subnormal numbers its frame coordinates round by a few times the smallest
+  // double, which the band must cover too (relative to the smaller radius, or to reach for a segment).
+  const LD grain = 256 * LD(std::numeric_limits<double>::denorm_min());
+  if (thin < band * 0x1p-20L) thin = 0;  // a needle far thinner than the band is its major axis, a segment
+  return ellipse_oracle(local, lb, std::max(band, grain / (thin > 0 ? std::ldexp(thin, e) : std::max(reach, grain))));
+}
+template <class S>
+Verdict reference(const Sector<S>& s, const Box<2, S>& b, LD band) {
+  const int e = scale_exponent(s.radius);
+  Box<2, LD> lb;
+  if (!local_box(b, s.apex, s.radius, e, lb)) return Verdict::No;
+  const LD half = s.half_angle >= std::numbers::pi_v<S> ? kPi : LD(s.half_angle);
+  const Sector<LD> local{{0, 0}, {LD(s.direction.x), LD(s.direction.y)}, std::ldexp(LD(s.radius), -e), half};
+  return sector_oracle(local, lb, band);
+}
+
+template <class S>
+S to_scalar(LD v) {
+  const LD big = std::numeric_limits<S>::max();
+  return static_cast<S>(std::clamp(v, -big, big));
+}
+
+// A length at one of several magnitudes: up to the largest finite value, up to half of it, within 2^60 of it,
+// ordinary, from 2^-60 to 2^60, tiny (down to subnormal), zero, or the largest.
+template <class S>
+LD extreme_length(Rng& r) {
+  using L = std::numeric_limits<S>;
+  const LD big = L::max();
+  switch (r.integer(0, 6)) {
+    case 0: return big * LD(r.real(0, 1));
+    case 1: return big / 2 * LD(r.real(0, 1));
+    case 2: return std::min(big, std::ldexp(LD(r.real(0.5, 1)), L::max_exponent - r.integer(0, 60)));
+    case 3: return LD(r.real(0.5, 30));
+    case 4: return std::ldexp(LD(r.real(0.5, 1)), r.integer(-60, 60));
+    case 5: return LD(to_scalar<S>(std::ldexp(LD(r.real(0.5, 1)), L::min_exponent - r.integer(-60, 20))));
+    default: return r.chance(0.5) ? 0 : big;
+  }
+}
+template <class S>
+LD extreme_coordinate(Rng& r) {
+  return (r.chance(0.5) ? 1 : -1) * extreme_length<S>(r);
+}
+
+// Nodes around a shape at an extreme magnitude (centre c, every point within reach of it), some of them spanning
+// every finite value, a third centred on a boundary point found by bisection; classify must agree with overlaps for
+// the node and boxes inside it, and overlaps with the reference.
+template <int D, class S, class Shape>
+void check_extreme(const Shape& shape, const std::array<LD, D>& c, LD reach, const Vec<D, S>& in, LD band, Rng& rng,
+                   Relations& count, Tally& tally) {
+  const LD big = std::numeric_limits<S>::max(), scale = reach > 0 ? reach : 1;
+  SCOPED_TRACE(show(shape));
+  for (int n = 0; n < 24; ++n) {
+    std::array<LD, D> lo, hi;
+    if (n % 8 == 7) {  // anywhere
+      for (int i = 0; i < D; ++i) {
+        LD a = big * LD(rng.real(-1, 1)), b = rng.chance(0.3) ? a : big * LD(rng.real(-1, 1));
+        lo[i] = std::min(a, b), hi[i] = std::max(a, b);
+      }
+    } else {
+      std::array<LD, D> centre;
+      for (int i = 0; i < D; ++i) centre[i] = c[i] + scale * LD(rng.real(-1.3, 1.3));
+      LD size = scale * std::pow(10.0L, LD(rng.real(-4, 0.3)));
+      Vec<D, S> out;
+      for (int i = 0; i < D; ++i) out[i] = to_scalar<S>(centre[i]);
+      if (n % 3 == 0 && contains(shape, in) && !contains(shape, out)) {  // bisect to the boundary
+        std::array<LD, D> a, b;
+        for (int i = 0; i < D; ++i) a[i] = in[i], b[i] = out[i];
+        for (int it = 0; it < 80; ++it) {
+          Vec<D, S> mid;
+          for (int i = 0; i < D; ++i) mid[i] = to_scalar<S>((a[i] + b[i]) / 2);
+          const bool hit = contains(shape, mid);
+          for (int i = 0; i < D; ++i) (hit ? a[i] : b[i]) = (a[i] + b[i]) / 2;
+        }
+        centre = a;
+        size = scale * std::pow(10.0L, LD(rng.real(-12, -2)));
+      }
+      for (int i = 0; i < D; ++i) {
+        lo[i] = centre[i] - size * LD(rng.real(0, 1));
+        hi[i] = rng.chance(0.1) ? lo[i] : centre[i] + size * LD(rng.real(0, 1));
+      }
+    }
+    Box<D, S> node;
+    for (int i = 0; i < D; ++i) {
+      node.min[i] = to_scalar<S>(lo[i]);
+      node.max[i] = std::max(node.min[i], to_scalar<S>(hi[i]));
+    }
+    const Relation rel = classify(shape, node);
+    tally.add(reference(shape, node, band), shape, node);
+    std::array<Box<D, S>, 12> subs;
+    for (Box<D, S>& b : subs) {
+      for (int i = 0; i < D; ++i) {
+        const auto pick = [&] {
+          const LD v = LD(node.min[i]) + LD(rng.real(0, 1)) * (LD(node.max[i]) - LD(node.min[i]));
+          return std::clamp(to_scalar<S>(v), node.min[i], node.max[i]);
+        };
+        S a = rng.chance(0.3) ? node.min[i] : pick(), d = rng.chance(0.3) ? node.max[i] : pick();
+        if (rng.chance(0.15)) d = a;
+        b.min[i] = std::min(a, d), b.max[i] = std::max(a, d);
+      }
+      tally.add(reference(shape, b, band), shape, b);
+    }
+    if (rel == Relation::Crossing) {
+      ++count.crossing;
+      continue;
+    }
+    ++(rel == Relation::Inside ? count.inside : count.outside);
+    const bool want = rel == Relation::Inside;
+    EXPECT_EQ(overlaps(shape, node), want) << "node " << show(node);
+    for (const Box<D, S>& b : subs) EXPECT_EQ(overlaps(shape, b), want) << "node " << show(node) << " " << show(b);
+  }
+}
+
+TYPED_TEST(RoundShapes, ExtremeMagnitudesAreConsistentAndExact) {
+  using S = TypeParam;
+  using A2 = std::array<LD, 2>;
+  if (std::numeric_limits<LD>::max_exponent <= 2 * std::numeric_limits<S>::max_exponent)
+    GTEST_SKIP() << "the reference squares coordinates near the largest S: it needs a wider long double";
+  const LD fine = 1e-9L, band = tol<S>();
+  const S pi = std::numbers::pi_v<S>;
+  Rng rng(7012);
+  Relations circles, spheres, rings, ellipses, sectors;
+  Tally circle{"circle"}, sphere{"sphere"}, ring{"ring"}, ellipse{"ellipse"}, sector{"sector"};
+  const auto len = [&] { return extreme_length<S>(rng); };
+  const auto pos = [&] { return extreme_coordinate<S>(rng); };
+  for (int i = 0; i < 300; ++i) {
+    SCOPED_TRACE("shape " + std::to_string(i));
+    {
+      const Circle<S> c{{to_scalar<S>(pos()), to_scalar<S>(pos())}, to_scalar<S>(len())};
+      check_extreme<2, S>(c, A2{c.center.x, c.center.y}, c.radius, c.center, band, rng, circles, circle);
+    }
+    {
+      const Sphere<S> s{{to_scalar<S>(pos()), to_scalar<S>(pos()), to_scalar<S>(pos())}, to_scalar<S>(len())};
+      check_extreme<3, S>(s, std::array<LD, 3>{s.center.x, s.center.y, s.center.z}, s.radius, s.center, band, rng,
+                          spheres, sphere);
+    }
+    {
+      const S outer = to_scalar<S>(len()), inner = rng.chance(0.2) ? S{0} : to_scalar<S>(outer * rng.real(0, 1));
+      const Ring<S> r{{to_scalar<S>(pos()), to_scalar<S>(pos())}, std::min(inner, outer), outer};
+      const LD mid = (LD(r.inner) + LD(r.outer)) / 2;
+      const Vec<2, S> in{to_scalar<S>(r.center.x + mid), r.center.y};
+      check_extreme<2, S>(r, A2{r.center.x, r.center.y}, r.outer, in, band, rng, rings, ring);
+    }
+    {
+      LD rx = len(), ry = rx / LD(rng.real(1, 8));
+      if (rng.chance(0.2)) ry = rx * std::ldexp(1.0L, -rng.integer(0, 30));
+      if (rng.chance(0.1)) ry = 0;
+      if (rng.chance(0.15)) ry = len();  // any ratio: needles thinner than a rounding of the other radius
+      if (rng.chance(0.5)) std::swap(rx, ry);
+      const Ellipse<S> e{{to_scalar<S>(pos()), to_scalar<S>(pos())}, {to_scalar<S>(rx), to_scalar<S>(ry)},
+                         static_cast<S>(rng.real(-7, 7))};
+      check_extreme<2, S>(e, A2{e.center.x, e.center.y}, std::max(e.radii.x, e.radii.y), e.center, fine, rng,
+                          ellipses, ellipse);
+    }
+    {
+      const double a = rng.real(-kPiD, kPiD);
+      const int kind = rng.integer(0, 9);
+      const S half =
+          kind == 0 ? S{0} : kind == 1 ? pi / 2 : kind == 2 ? pi : static_cast<S>(rng.real(0.05, kPiD - 0.05));
+      LD dl = std::ldexp(1.0L, rng.integer(-60, 60));
+      if (rng.chance(0.2)) dl = LD(std::numeric_limits<S>::max()) * LD(rng.real(0.5, 1));
+      Vec<2, S> dir{to_scalar<S>(dl * std::cos(LD(a))), to_scalar<S>(dl * std::sin(LD(a)))};
+      if (dir.x == 0 && dir.y == 0) dir.x = 1;
+      const Sector<S> s{{to_scalar<S>(pos()), to_scalar<S>(pos())}, dir, to_scalar<S>(len()), half};
+      const LD k = LD(s.radius) / (2 * std::hypot(LD(dir.x), LD(dir.y)));
+      const Vec<2, S> in{to_scalar<S>(s.apex.x + k * dir.x), to_scalar<S>(s.apex.y + k * dir.y)};
+      check_extreme<2, S>(s, A2{s.apex.x, s.apex.y}, s.radius, in, half >= pi ? band : fine, rng, sectors, sector);
+    }
+  }
+  // Most cases are decided (the rest touch the shape within the band, or a zero radius), both ways often; nodes are
+  // often Inside and Outside.
+  for (const Tally* t : {&circle, &sphere, &ring, &ellipse, &sector}) {
+    EXPECT_GE(t->decided, t->total * 7 / 10) << t->name << ": " << t->decided << " of " << t->total << " decided";
+    EXPECT_GE(t->yes, t->decided / 10) << t->name;
+    EXPECT_LE(t->yes, t->decided * 9 / 10) << t->name;
+  }
+  for (const Relations* r : {&circles, &spheres, &rings, &ellipses, &sectors}) r->expect_useful();
 }
 
 }  // namespace

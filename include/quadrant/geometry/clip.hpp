@@ -19,11 +19,11 @@ struct Pt {
   double x, y;
 };
 
-// The corners of b (counter-clockwise) relative to o, in the frame turned by (c, s).
+// The corners of b (counter-clockwise) scaled by k (a power of two) relative to (ox, oy) (already scaled), in the
+// frame turned by (c, s). Scaling before subtracting keeps the differences finite when k < 1; k = 1 is exact.
 template <class S>
-std::array<Pt, 4> frame_corners(const Box<2, S>& b, const Vec<2, S>& o, double c, double s) noexcept {
-  const double ox = o.x, oy = o.y;
-  const double x0 = b.min.x - ox, y0 = b.min.y - oy, x1 = b.max.x - ox, y1 = b.max.y - oy;
+std::array<Pt, 4> frame_corners(const Box<2, S>& b, double ox, double oy, double k, double c, double s) noexcept {
+  const double x0 = b.min.x * k - ox, y0 = b.min.y * k - oy, x1 = b.max.x * k - ox, y1 = b.max.y * k - oy;
   const auto turn = [&](double x, double y) { return Pt{c * x + s * y, c * y - s * x}; };
   return {turn(x0, y0), turn(x1, y0), turn(x1, y1), turn(x0, y1)};
 }
@@ -68,16 +68,20 @@ inline double segment_gap_sq(Pt a, Pt b) noexcept {
 // Squared distance from the origin to a convex polygon (0 inside); degenerate polygons (segments, points) too.
 inline double polygon_gap_sq(const Poly& poly) noexcept {
   double best = std::numeric_limits<double>::infinity();
-  bool pos = false, neg = false;
+  bool pos = false, neg = false, left = false, right = false, below = false, above = false;
   for (int i = 0; i < poly.n; ++i) {
     const Pt a = poly.v[i], b = poly.v[(i + 1) % poly.n];
     const double side = a.x * b.y - a.y * b.x;  // > 0: origin left of a -> b
     pos = pos || side > 0;
     neg = neg || side < 0;
+    left = left || a.x <= 0, right = right || a.x >= 0, below = below || a.y <= 0, above = above || a.y >= 0;
     best = std::min(best, segment_gap_sq(a, b));
   }
   // Strictly on one side of some edge and never on the other: inside. (All zero: a flat polygon; edges decide.)
-  return pos != neg ? 0.0 : best;
+  // Only when the vertices' box holds the origin, as it does for every polygon around it: the sides of a polygon
+  // thinner than their rounding (a flat box seen end on, or coordinates rounded near underflow) can all take one
+  // sign by rounding alone, however far the polygon lies.
+  return pos != neg && left && right && below && above ? 0.0 : best;
 }
 // Narrows [lo, hi] to the t with a * t + c >= 0; false when no t qualifies. Negating (a, c) gives bit-for-bit the
 // same bound, so a point on a line shared by the two halves is kept by one of them.

@@ -3,7 +3,10 @@
 // which brings this and every query shape.
 //
 // An ellipse works in double (float input converts exactly) on the box clipped to the ellipse's bounding box, so
-// no magnitude can overflow; its classify keeps a small relative margin from the boundary.
+// every frame coordinate is within about 3 times the larger radius (plus a rounding of the centre); an ellipse with
+// a radius beyond 2^1020 (double input only) is worked in a frame scaled by 2^-4, and a box far larger than a
+// radius is clipped to the ellipse's own rectangle before it is scaled onto the unit disc, so no intermediate
+// overflows at any finite magnitude. Its classify keeps a small relative margin from the boundary.
 //
 // Threads: every function here is pure; call it from any thread.
 #pragma once
@@ -37,17 +40,27 @@ constexpr double eps = std::numeric_limits<double>::epsilon();
 // [-ry, ry], then scaled so that the ellipse is the unit disc (a zero radius pins that coordinate to 0, making the
 // disc a diameter: no division by zero). The clipped polygon's distance to the origin decides.
 
+// The frame is scaled by k, a power of two. A box is clamped to the bounding box before it is turned, so its frame
+// coordinates, their sums and differences stay within about 3 times the larger radius (the centre's magnitude only
+// adds a rounding of it), which overflows only for radii beyond 2^1022. Radii below 2^1020 (all of float's) keep
+// k = 1, decided by one comparison per query; larger ones take k = 2^-4, exact but for values under 2^-1018 (far
+// below the rounding of the huge radius).
 struct EllipseFrame {
-  double c, s, rx, ry;  // cos and sin of the angle, radii
+  double c, s;    // cos and sin of the angle
+  double k;       // scale of the frame: 1, or 2^-4 for a radius beyond 2^1020
+  double ox, oy;  // centre * k
+  double rx, ry;  // radii * k
 };
 template <class S>
 EllipseFrame ellipse_frame(const Ellipse<S>& e) noexcept {
-  const double a = e.angle;
-  return {std::cos(a), std::sin(a), static_cast<double>(e.radii.x), static_cast<double>(e.radii.y)};
+  const double a = e.angle, cx = e.center.x, cy = e.center.y, rx = e.radii.x, ry = e.radii.y;
+  const double k = std::max(rx, ry) < 0x1p1020 ? 1.0 : 0x1p-4;
+  return {std::cos(a), std::sin(a), k, cx * k, cy * k, rx * k, ry * k};
 }
 template <class S>
 Box<2, S> ellipse_box(const Ellipse<S>& e, const EllipseFrame& f) noexcept {
-  const double hx = std::hypot(f.rx * f.c, f.ry * f.s), hy = std::hypot(f.rx * f.s, f.ry * f.c);
+  const double rx = e.radii.x, ry = e.radii.y;
+  const double hx = std::hypot(rx * f.c, ry * f.s), hy = std::hypot(rx * f.s, ry * f.c);
   return outward_box(e.center, Vec<2, double>{-hx, -hy}, Vec<2, double>{hx, hy});
 }
 
@@ -55,9 +68,16 @@ Box<2, S> ellipse_box(const Ellipse<S>& e, const EllipseFrame& f) noexcept {
 // coordinates) clipped to the ellipse's own rectangle; +inf when nothing of q is left.
 inline double ellipse_gap_sq(const std::array<Pt, 4>& q, double rx, double ry) noexcept {
   Poly p;
-  if (rx > 0 && ry > 0) {
-    // Both radii positive: scale at once. The unit disc lies inside the scaled rectangle, so clipping to it first
-    // cannot change whether the distance is <= 1; it is needed only to pin a zero radius without dividing.
+  // Both radii positive and q within 2^30 radii on each axis (every box classify tests here, as it has extent <= 1e9
+  // radii, and nearly every other): scale at once; the unit disc lies inside the scaled rectangle, so clipping to it
+  // first cannot change whether the distance is <= 1. Otherwise clip first, in the unscaled frame: a zero radius
+  // needs no division, and a box far larger than a radius (a needle thinner than the rounding of its length, a
+  // centre far larger than the radii) is cut where it crosses the rectangle, so every quotient stays within 1:
+  // scaling it whole could overflow the squares below, or lose the crossing to rounding of the huge quotients.
+  constexpr double room = 0x1p30;
+  bool direct = rx > 0 && ry > 0;
+  for (const Pt& v : q) direct = direct && std::abs(v.x) <= rx * room && std::abs(v.y) <= ry * room;
+  if (direct) {
     for (const Pt& v : q) p.v[p.n++] = Pt{v.x / rx, v.y / ry};
     return polygon_gap_sq(p);
   }
@@ -111,8 +131,10 @@ namespace detail::rnd {
 struct CircleBounds {
   double near2, far2, outer, inner;
 };
+// In the unscaled frame: a difference or square that overflows is +inf, which only ever fails the tests below, so
+// they stay sound (and monotone) at any magnitude.
 template <class S>
-CircleBounds circle_bounds(const Ellipse<S>& e, const EllipseFrame& f, const Box<2, S>& b) noexcept {
+CircleBounds circle_bounds(const Ellipse<S>& e, const Box<2, S>& b) noexcept {
   double near2 = 0, far2 = 0, scale = 0;
   for (int i = 0; i < 2; ++i) {
     const double lo = double(b.min[i]) - double(e.center[i]), hi = double(b.max[i]) - double(e.center[i]);
@@ -121,8 +143,8 @@ CircleBounds circle_bounds(const Ellipse<S>& e, const EllipseFrame& f, const Box
     far2 += reach * reach;
     scale = std::max({scale, std::abs(double(b.min[i])), std::abs(double(b.max[i])), std::abs(double(e.center[i]))});
   }
-  const double slack = 16 * eps * scale;
-  return {near2, far2, std::max(f.rx, f.ry) * (1 + 0x1p-20) + slack, std::min(f.rx, f.ry) * (1 - 0x1p-20) - slack};
+  const double slack = 16 * eps * scale, rx = e.radii.x, ry = e.radii.y;
+  return {near2, far2, std::max(rx, ry) * (1 + 0x1p-20) + slack, std::min(rx, ry) * (1 - 0x1p-20) - slack};
 }
 }  // namespace detail::rnd
 
@@ -131,10 +153,12 @@ template <class S>
 bool overlaps(const detail::PreparedEllipse<S>& prepared, const Box<2, S>& b) noexcept {
   const auto& [e, f, bb] = prepared;
   if (!overlaps(bb, b)) return false;
-  const detail::rnd::CircleBounds cb = detail::rnd::circle_bounds(e, f, b);
+  const detail::rnd::CircleBounds cb = detail::rnd::circle_bounds(e, b);
   if (cb.near2 > cb.outer * cb.outer) return false;
   if (cb.inner > 0 && cb.near2 < cb.inner * cb.inner) return true;
-  return detail::rnd::ellipse_gap_sq(detail::rnd::frame_corners(clamp(b, bb), e.center, f.c, f.s), f.rx, f.ry) <= 1;
+  if (overlaps(b, e.center)) return true;  // exact; the frame test below may round a box around the centre away
+  const auto q = detail::rnd::frame_corners(clamp(b, bb), f.ox, f.oy, f.k, f.c, f.s);
+  return detail::rnd::ellipse_gap_sq(q, f.rx, f.ry) <= 1;
 }
 /// classify(Ellipse, Box) with the ellipse prepared (what Tree::query uses).
 template <class S>
@@ -147,10 +171,10 @@ Relation classify(const detail::PreparedEllipse<S>& prepared, const Box<2, S>& n
   const Box<2, S>& bb = prepared.bb;
   if (!overlaps(bb, node)) return Relation::Outside;
   // Cheap first (see circle_bounds): most nodes of a query are settled here; the rest take the frame test.
-  const detail::rnd::CircleBounds cb = detail::rnd::circle_bounds(e, f, node);
+  const detail::rnd::CircleBounds cb = detail::rnd::circle_bounds(e, node);
   if (cb.near2 > cb.outer * cb.outer) return Relation::Outside;
   if (cb.inner > 0 && cb.far2 < cb.inner * cb.inner) return Relation::Inside;
-  const std::array<Pt, 4> q = detail::rnd::frame_corners(clamp(node, bb), e.center, f.c, f.s);
+  const std::array<Pt, 4> q = detail::rnd::frame_corners(clamp(node, bb), f.ox, f.oy, f.k, f.c, f.s);
   double extent = 0;  // bounds every frame coordinate of every box inside node, within rounding
   for (const Pt& p : q) extent = std::max(extent, std::abs(p.x) + std::abs(p.y));
   const double sep = 64 * detail::rnd::eps * extent;

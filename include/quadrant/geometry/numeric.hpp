@@ -59,14 +59,16 @@ Box<D, S> round_out_box(const Vec<D, S>& c, double half) noexcept {
 }
 
 // The box origin + [lo, hi], widened by a few roundings of S at that magnitude (so that it holds every box the
-// shape's overlaps accepts, rounding included) and rounded outwards.
+// shape's overlaps accepts, rounding included) and rounded outwards. The widening stays finite (and tight) when
+// |origin| + |lo or hi| overflows double: the shapes rely on their box to bound the differences they compute.
 template <int D, class S>
 Box<D, S> outward_box(const Vec<D, S>& origin, const Vec<D, double>& lo, const Vec<D, double>& hi) noexcept {
   constexpr double slack = 16 * static_cast<double>(std::numeric_limits<S>::epsilon());
   Box<D, S> b;
   for (int i = 0; i < D; ++i) {
-    const double o = origin[i];
-    const double m = slack * (std::abs(o) + std::max(std::abs(lo[i]), std::abs(hi[i])));
+    const double o = origin[i], reach = std::max(std::abs(lo[i]), std::abs(hi[i]));
+    double m = slack * (std::abs(o) + reach);
+    if (!(m <= std::numeric_limits<double>::max())) m = slack * std::abs(o) + slack * reach;
     b.min[i] = round_down<S>(o + lo[i] - m);
     b.max[i] = round_up<S>(o + hi[i] + m);
   }

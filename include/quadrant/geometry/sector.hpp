@@ -2,8 +2,12 @@
 // quadrant — the circular Sector (a fan: a sword swing, a cone of vision) as a query shape: its box tests and point
 // test. Include <quadrant/geometry.hpp>, which brings this and every query shape.
 //
-// A sector works in double (float input converts exactly) on the box clipped to the fan's bounding box, so no
-// magnitude can overflow; its classify keeps a small relative margin from the boundary. A full turn is the circle.
+// A sector works in double (float input converts exactly) on the box clipped to the fan's bounding box, relative
+// to the apex and scaled by a power of two that brings the radius near 1 (exact). So at any magnitude a difference
+// or square that overflows (a huge radius against the far end of the range, a tiny one at a huge apex) lies far
+// beyond the radius: its infinity, or a NaN made from it, only fails comparisons, so it can only reject a part of a
+// box that misses the fan anyway, or leave a node Crossing. Its classify keeps a small relative margin from the
+// boundary. A full turn is the circle.
 //
 // Threads: every function here is pure; call it from any thread.
 #pragma once
