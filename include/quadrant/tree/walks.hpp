@@ -121,6 +121,26 @@ bool strictly_inside(const Box<D, S>& cell, const Box<D, S>& b) noexcept {
   return true;
 }
 
+// Entry a of node n against the entries of the nodes after n in pre-order, up to the end of bound's subtree, pruned
+// by node bounds; n's own subtree is entered or skipped as `own` says. Returns false when report stopped.
+template <int D, class S, class Entry, class Report>
+bool pairs_after(const NodeStore<D, S>& store, const Entry& a, std::uint32_t n, std::uint32_t bound, Step own,
+                 std::uint32_t layers, PairStats& st, Report& report) {
+  bool go_on = true;
+  store.walk(n, bound, [&](std::uint32_t m) {
+    if (m == n) return own;
+    ++st.nodes_visited;
+    if (!store.reaches(m, layers) || !overlaps(a.box, store.bounds(m))) return Step::Skip;
+    for (const auto& b : store.entries(m)) {
+      if ((b.layers & layers) == 0) continue;
+      ++st.box_tests;
+      if (overlaps(a.box, b.box) && !(go_on = report(a, b))) return Step::Stop;
+    }
+    return Step::Descend;
+  });
+  return go_on;
+}
+
 // A split of the pair walk into independent pieces for several threads: `top` runs the walk above `depth` and
 // hands each reached node at that depth to on_task(n) instead of entering it; each task then runs its subtree.
 // Every node is handled by exactly one piece, the top one or its task's, and the pieces only read the tree.
@@ -205,20 +225,7 @@ void parent_pairs_walk(const NodeStore<D, S>& store, std::uint32_t layers, PairS
       // within the subtree of the lowest ancestor whose cell holds it strictly inside.
       std::uint32_t bound = n;
       while (bound != 0 && !strictly_inside(store.cell(bound), b.box)) bound = store.parent(bound);
-      if (bound != n) {
-        store.walk(n, bound, [&](std::uint32_t m) {
-          if (m == n) return Step::Skip;
-          ++st.nodes_visited;
-          if (!store.reaches(m, layers) || !overlaps(b.box, store.bounds(m))) return Step::Skip;
-          for (const auto& c : store.entries(m)) {
-            if ((c.layers & layers) == 0) continue;
-            ++st.box_tests;
-            if (overlaps(b.box, c.box) && !(go_on = report(b, c))) return Step::Stop;
-          }
-          return Step::Descend;
-        });
-        if (!go_on) return Step::Stop;
-      }
+      if (bound != n && !(go_on = pairs_after(store, b, n, bound, Step::Skip, layers, st, report))) return Step::Stop;
       active[top++] = b;
     }
     close(d);
@@ -270,17 +277,7 @@ void pairs_walk(P, const TreeCore<D, S>& core, std::uint32_t layers, PairStats& 
       }
       if constexpr (!P::kEveryLeaf) {
         if (!go_on) break;
-        store.walk(n, 0, [&](std::uint32_t m) {
-          if (m == n) return Step::Descend;
-          ++st.nodes_visited;
-          if (!store.reaches(m, layers) || !overlaps(a.box, store.bounds(m))) return Step::Skip;
-          for (const auto& b : store.entries(m)) {
-            if ((b.layers & layers) == 0) continue;
-            ++st.box_tests;
-            if (overlaps(a.box, b.box) && !(go_on = report(a, b))) return Step::Stop;
-          }
-          return Step::Descend;
-        });
+        go_on = pairs_after(store, a, n, 0, Step::Descend, layers, st, report);
       }
     }
     return go_on ? Step::Descend : Step::Stop;
