@@ -314,6 +314,81 @@ TEST(Build, MutationsAndRebuildsAfterABuild) {
   }
 }
 
+// After a build each subtree's entries are one run, which a window holding the whole subtree reports without
+// visiting its nodes. Every kind of change is followed by windows of every size, with and without a layer mask.
+template <int D, class S>
+void check_whole_subtrees_after_changes(std::uint32_t seed, double half) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(std::string("placement ") + quadrant::to_string(p) + ", seed " + std::to_string(seed));
+    Scene<D, S> scene(seed, half);
+    std::vector<std::tuple<Box<D, S>, int, std::uint32_t>> items;
+    for (int i = 0; i < 2000; ++i) items.emplace_back(scene.object(), i, 1u << (scene.bits() % 3));
+    Tree<D, int, S> tree(config_for(scene.world(), p));
+    std::vector<Handle> handles = tree.assign(items);
+    std::vector<bool> live(items.size(), true);
+    auto check = [&](const std::string& after) {
+      SCOPED_TRACE("after " + after);
+      tree.validate();
+      for (int q = 0; q < 40; ++q) {
+        // Windows from a hundredth of the world to all of it and beyond.
+        const double side = half * std::pow(10.0, scene.real(-2, 0.3));
+        Box<D, S> window;
+        for (int i = 0; i < D; ++i) {
+          window.min[i] = S(scene.real(-half - side / 2, half - side / 2));
+          window.max[i] = S(double(window.min[i]) + side);
+        }
+        const std::uint32_t mask = q % 2 == 0 ? ~0u : 1u << (scene.bits() % 3);
+        std::multiset<int> got, want;
+        tree.query(window, [&](const int& v) { got.insert(v); }, mask);
+        for (std::size_t i = 0; i < items.size(); ++i)
+          if (live[i] && (std::get<2>(items[i]) & mask) != 0 && touches(std::get<0>(items[i]), window))
+            want.insert(std::get<1>(items[i]));
+        ASSERT_EQ(got, want) << "window " << q;
+      }
+    };
+    // The whole world holds the root's children: right after a build their objects are reported as runs, so far
+    // fewer nodes are entered than once a change has broken the runs.
+    Box<D, S> all = scene.world();
+    for (int i = 0; i < D; ++i) {
+      all.min[i] = S(-4 * half);
+      all.max[i] = S(4 * half);
+    }
+    const std::size_t packed_visits = tree.query(all, [](const int&) {}).nodes_visited;
+    check("the build");
+    // A move within the node and a layer change keep the runs.
+    Box<D, S> same = std::get<0>(items[7]);
+    tree.move(handles[7], same);
+    check("a move to the same box");
+    std::get<2>(items[11]) = 4;
+    tree.set_layers(handles[11], 4);
+    check("a layer change");
+    EXPECT_EQ(tree.query(all, [](const int&) {}).nodes_visited, packed_visits);
+    tree.erase(handles[3]);
+    live[3] = false;
+    check("an erase");
+    if (p != Placement::Leaves) {
+      EXPECT_GT(tree.query(all, [](const int&) {}).nodes_visited, packed_visits);
+    }
+    items.emplace_back(scene.object(), 5000, 1u);
+    live.push_back(true);
+    handles.push_back(tree.insert(std::get<0>(items.back()), 5000, 1u));
+    check("an insert");
+    std::get<0>(items[20]) = scene.object();
+    tree.move(handles[20], std::get<0>(items[20]));
+    check("a move anywhere");
+    const std::size_t broken_visits = tree.query(all, [](const int&) {}).nodes_visited;
+    handles = tree.assign(items);
+    live.assign(items.size(), true);
+    check("a rebuild");
+    if (p != Placement::Leaves) {
+      EXPECT_LT(tree.query(all, [](const int&) {}).nodes_visited, broken_visits);
+    }
+  }
+}
+
+TEST(Build, WholeSubtreesAfterEachKindOfChange2DFloat) { check_whole_subtrees_after_changes<2, float>(41, 1000); }
+TEST(Build, WholeSubtreesAfterEachKindOfChange3DDouble) { check_whole_subtrees_after_changes<3, double>(42, 1e5); }
+
 TEST(Build, ReserveAndAMovedFromTree) {
   Config<2, float> cfg = config_for(Box<2, float>{{0, 0}, {64, 64}}, Placement::Loose, 0);
   cfg.max_depth = 4;

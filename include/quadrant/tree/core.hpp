@@ -393,6 +393,7 @@ class TreeCore {
       const bool split_now = threshold != 0 && size > threshold && can_split(store_.cell(n), store_.depth(n)) &&
                              split_helps(p, n, here);
       if (!split_now) {
+        store_.start_range_here(n);
         list_here(n, here);
         arena.resize(job.lo);
         continue;
@@ -415,6 +416,7 @@ class TreeCore {
         stayed += mask == 0;
         for (std::uint32_t m = mask; m != 0; m &= m - 1) ++counts[std::countr_zero(m)];
       }
+      store_.start_range_here(n);
       if (stayed != 0) {
         store_.make_room(n, stayed);
         for (std::uint32_t i = 0; i < size; ++i) {
@@ -446,6 +448,8 @@ class TreeCore {
         lo += counts[k];
       }
     }
+    // Every node was listed in pre-order from an empty array: each subtree's entries are one run.
+    store_.mark_packed();
   }
 
   // Lists the entries `here` in node n, which has no entries yet.

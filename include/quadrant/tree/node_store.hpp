@@ -97,6 +97,13 @@ class NodeStore {
   std::span<const entry_type> entries(std::uint32_t n) const noexcept {
     return {entries_.data() + nodes_[n].first, nodes_[n].size};
   }
+  // True while the entries of every subtree are one run of the array, in pre-order, with no gaps: from a bulk build
+  // until the first entry is added, removed or relocated (a move within the node keeps it).
+  bool packed() const noexcept { return packed_; }
+  // Every entry of n's subtree, in pre-order, as one span. Only while packed().
+  std::span<const entry_type> subtree_entries(std::uint32_t n) const noexcept {
+    return {entries_.data() + nodes_[n].first, nodes_[n].count};
+  }
   std::uint32_t entry_ref(std::uint32_t n, std::uint32_t slot) const noexcept {
     return entry_refs_[nodes_[n].first + slot];
   }
@@ -200,6 +207,15 @@ class NodeStore {
     entries_.reserve(n);
     entry_refs_.reserve(n);
   }
+
+  // A bulk build visits nodes in pre-order: a node that lists no entry of its own gets an empty range at the end of
+  // the array, so that its subtree's entries start at its `first` (see subtree_entries).
+  void start_range_here(std::uint32_t n) noexcept {
+    if (nodes_[n].cap == 0) nodes_[n].first = static_cast<std::uint32_t>(entries_.size());
+  }
+  // Declares the store packed (see packed()); a bulk build calls it when it has listed every entry in pre-order,
+  // each node starting its range with start_range_here or make_room.
+  void mark_packed() noexcept { packed_ = true; }
 
   // Makes node n's range hold at least `extra` more entries; when it must move, its new range is exactly that
   // big and at the end of the array (a bulk build lists each node once, so its ranges come out in build order).
@@ -439,6 +455,7 @@ class NodeStore {
 
   // A freed range of cap c waits in class floor(log2 c) and serves requests of up to 2^class entries.
   void release_range(std::uint32_t n) {
+    packed_ = false;
     Node& node = nodes_[n];
     if (node.cap != 0) free_ranges_[std::bit_width(node.cap) - 1].push_back(node.first);
     node.first = node.size = node.cap = 0;
@@ -448,6 +465,7 @@ class NodeStore {
   // the free list of that class when it has one, else at the end; make_room gets exactly `need` at the end. The
   // range at the end of the array grows in place.
   void relocate(std::uint32_t n, std::uint32_t need, bool pow2) {
+    packed_ = false;
     if (need > kNone / 2) throw std::length_error("quadrant: more than 2^31 entries in one node");
     const std::uint32_t cap = pow2 ? std::bit_ceil(std::max<std::uint32_t>(need, 4)) : need;
     const std::size_t end = entries_.size();
@@ -504,6 +522,7 @@ class NodeStore {
   }
 
   void append(std::uint32_t n, const entry_type& e, std::uint32_t r) {
+    packed_ = false;
     if (nodes_[n].size == nodes_[n].cap) relocate(n, nodes_[n].size + 1, true);
     Node& node = nodes_[n];
     refs_[r].node = n;
@@ -515,6 +534,7 @@ class NodeStore {
 
   // Swap-removes slot `slot` of node n; its reference is left to the caller.
   void erase_slot(std::uint32_t n, std::uint32_t slot) noexcept {
+    packed_ = false;
     Node& node = nodes_[n];
     const std::uint32_t last = node.size - 1;
     if (slot != last) {
@@ -566,6 +586,7 @@ class NodeStore {
   std::vector<std::uint32_t> entry_refs_;  // parallel to entries_: each entry's reference
   std::array<std::vector<std::uint32_t>, 32> free_ranges_;  // freed ranges by size class
   std::vector<std::uint32_t> blocks_;  // collapse's scratch
+  bool packed_ = false;                // see packed()
 };
 
 }  // namespace quadrant::detail

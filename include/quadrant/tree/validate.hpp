@@ -29,9 +29,17 @@ void validate_tree(const TreeCore<D, S>& core, const Records& records) {
     using P = decltype(p);
     const std::uint32_t merge_limit = static_cast<std::uint32_t>(config.split_threshold / 2);
     std::size_t walked = 0, total_entries = 0;
+    // While packed, the pre-order walk reads the entries as one run: each subtree's run starts where the walk is.
+    const auto* cursor = store.subtree_entries(0).data();
     store.walk(0, 0, [&](std::uint32_t n) {
       const std::string at = "node " + std::to_string(n) + " (depth " + std::to_string(store.depth(n)) + "): ";
       ++walked;
+      if (store.packed()) {
+        if ((store.count(n) != 0 && store.subtree_entries(n).data() != cursor) ||
+            (!store.entries(n).empty() && store.entries(n).data() != cursor))
+          fail(at + "packed, but its entries are not where the pre-order run has reached");
+        cursor += store.entries(n).size();
+      }
       if (!store.alive(n)) fail(at + "reachable but marked free");
       if (store.depth(n) > config.max_depth) fail(at + "deeper than max_depth");
       const auto entries = store.entries(n);

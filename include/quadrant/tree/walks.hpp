@@ -37,9 +37,11 @@ bool report_entries(const Entries& entries, std::uint32_t layers, QueryStats& st
   return true;
 }
 
-// Reports every object of top's subtree in `layers`, untested: the subtree lies inside the shape.
+// Reports every object of top's subtree in `layers`, untested: the subtree lies inside the shape. After a bulk
+// build the subtree's entries are one run of the array, read front to back without visiting its nodes.
 template <int D, class S, class Hit>
 bool report_subtree(const NodeStore<D, S>& store, std::uint32_t top, std::uint32_t layers, QueryStats& st, Hit& hit) {
+  if (store.packed()) return report_entries(store.subtree_entries(top), layers, st, [](const auto&) { return true; }, hit);
   bool go_on = true;
   store.walk(top, top, [&](std::uint32_t n) {
     if (n != top) ++st.nodes_visited;
