@@ -124,6 +124,35 @@ TEST(Config, DefaultsAreTheDocumentedOnes) {
   EXPECT_EQ(c.placement, Placement::Loose);
 }
 
+// QueryStats::box_tests counts every object box the query tested, hit or not. With one leaf (max_depth 0) every
+// stored box in the query's layers is tested once; with a deeper tree, Leaves tests a box in each leaf of the
+// query that lists it, so never fewer than the hits.
+TEST(QueryStats, CountsEveryBoxTestedUnderEachPlacement) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(static_cast<int>(p));
+    std::mt19937 rng(17);
+    std::uniform_real_distribution<float> at(0, 95), side(0, 5);
+    QuadTree<int> flat(config2(p, 8, 0)), deep(config2(p, 4, 6));
+    for (int i = 0; i < 200; ++i) {
+      const float x = at(rng), y = at(rng);
+      const Box<2, float> b{{x, y}, {x + side(rng), y + side(rng)}};
+      flat.insert(b, i, i % 2 == 0 ? 1u : 2u);
+      deep.insert(b, i, i % 2 == 0 ? 1u : 2u);
+    }
+    const Box<2, float> window{{20, 20}, {40, 40}};
+    std::size_t hits = 0;
+    const quadrant::QueryStats all = flat.query(window, [&](const int&) { ++hits; });
+    EXPECT_EQ(all.box_tests, 200u);
+    EXPECT_EQ(all.hits, hits);
+    EXPECT_GT(hits, 0u);
+    EXPECT_EQ(flat.query(window, [](const int&) {}, 1u).box_tests, 100u);
+    const quadrant::QueryStats some = deep.query(window, [](const int&) {});
+    EXPECT_EQ(some.hits, hits);
+    EXPECT_GE(some.box_tests, some.hits);
+    EXPECT_LT(some.box_tests, 200u);
+  }
+}
+
 TEST(Tree, BadInputThrowsAndChangesNothing) {
   for (Placement p : kPlacements) {
     SCOPED_TRACE(static_cast<int>(p));

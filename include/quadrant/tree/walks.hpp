@@ -104,8 +104,8 @@ void query_walk(P, const TreeCore<D, S>& core, const Shape& query_shape, std::ui
       ++st.nodes_visited;
       if (!store.reaches(n, layers) || !overlaps(store.cell(n), cq)) return Step::Skip;
       const bool go_on = report_entries(store.entries(n), layers, st, [&](const auto& e) {
-        if (!overlaps(e.box, qbox) || !P::reports(store.cell(n), e.box, qbox, core.world())) return false;
         ++st.box_tests;
+        if (!overlaps(e.box, qbox) || !P::reports(store.cell(n), e.box, qbox, core.world())) return false;
         // A box query's exact test is the bounding-box test just made.
         if constexpr (std::is_same_v<std::remove_cvref_t<Shape>, Box<D, S>>) return true;
         else return overlaps(shape, e.box);
