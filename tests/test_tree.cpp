@@ -119,7 +119,7 @@ TEST(Config, PlacementNames) {
 TEST(Config, DefaultsAreTheDocumentedOnes) {
   Config<3, double> c;
   EXPECT_EQ(c.max_depth, 8);
-  EXPECT_EQ(c.split_threshold, 8);
+  EXPECT_EQ(c.split_threshold, 32);
   EXPECT_EQ(c.min_node_size, 0.0);
   EXPECT_EQ(c.placement, Placement::Loose);
 }

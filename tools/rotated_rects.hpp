@@ -271,7 +271,7 @@ inline const Contender kContenders[] = {
     {"article's tree (C# port)", Method::ArticleTree, Placement::Leaves, kArticleDepth, kArticleThreshold, 2},
     {"Leaves d4 t4, query loop", Method::QueryLoop, Placement::Leaves, kArticleDepth, kArticleThreshold, 2},
     {"Leaves d4 t4, for_each_pair", Method::Pairs, Placement::Leaves, kArticleDepth, kArticleThreshold, 1},
-    {"Loose d8 t8, for_each_pair", Method::Pairs, Placement::Loose, 8, 8, 1},
+    {"Loose d8 t32, for_each_pair", Method::Pairs, Placement::Loose, 8, 32, 1},
     {"brute force, SAT on every pair", Method::BruteForce, Placement::Loose, 0, 0, 1},
 };
 
@@ -787,7 +787,7 @@ inline bool run_demo(const DemoOptions& opt) {
               "                         the leaves reached is a candidate (the article's ApiType 1)\n"
               "  Leaves d4 t4           quadrant with the article's config (Placement::Leaves, max_depth 4,\n"
               "                         split_threshold 4): the article's query loop, or for_each_pair (each pair once)\n"
-              "  Loose d8 t8            quadrant's defaults (Placement::Loose, max_depth 8, split_threshold 8)\n"
+              "  Loose d8 t32           quadrant's defaults (Placement::Loose, max_depth 8, split_threshold 32)\n"
               "  brute force            SAT on every pair (the article's ApiType 2)\n"
               "Columns: SAT tests = polygon SAT calls per frame (the article's m_CheckCount for the query loops,\n"
               "which meet each pair from both sides); box tests = quadrant's own count (QueryStats / PairStats::box_tests;\n"

@@ -46,7 +46,7 @@ struct Config {
   /// A leaf may split once it holds more entries than this (it does when the split separates them; see
   /// docs/core.md). 0 builds the full tree down to max_depth at once and never merges (a fixed grid;
   /// at most 2^24 nodes). Must be >= 0.
-  int split_threshold = 8;
+  int split_threshold = 32;
   /// No node is smaller than this: a cell is split only when its children's sides are all at least this long
   /// (a minimum node width and height). Must be finite and >= 0.
   S min_node_size = 0;
