@@ -113,7 +113,7 @@ struct Run {
     }
     Tree<D, int, S>& t = *tree;
     for (int op = 0; op < 120 && in.remaining_bytes() > 0; ++op) {
-      switch (in.ConsumeIntegralInRange<int>(0, 9)) {
+      switch (in.ConsumeIntegralInRange<int>(0, 10)) {
         case 0:
         case 1: {
           if (live.size() >= 64) break;
@@ -173,6 +173,41 @@ struct Run {
             check_tree(t);
           }
           break;
+        case 9: {
+          // A change from inside one of the tree's own walks throws std::logic_error and changes nothing (the
+          // model is left as it was, and check_tree compares).
+          const int walk = in.ConsumeIntegralInRange<int>(0, 2), change = in.ConsumeIntegralInRange<int>(0, 4);
+          const B b = box();
+          const std::size_t i = live.empty() ? 0 : pick();
+          bool called = false, refused = false;
+          auto inside = [&] {
+            if (called) return;
+            called = true;
+            try {
+              switch (change) {
+                case 0: t.insert(b, -2); break;
+                case 1: if (!live.empty()) t.erase(live[i].first); break;
+                case 2: if (!live.empty()) t.move(live[i].first, b); break;
+                case 3: if (!live.empty()) t.set_layers(live[i].first, 2u); break;
+                default: t.clear(); break;
+              }
+            } catch (const std::logic_error&) {
+              refused = true;
+            }
+          };
+          B everything;
+          for (int a = 0; a < D; ++a) {
+            everything.min[a] = -std::numeric_limits<S>::max();
+            everything.max[a] = std::numeric_limits<S>::max();
+          }
+          if (walk == 0) t.query(everything, [&](const int&) { inside(); });
+          else if (walk == 1) t.for_each_pair([&](Handle, Handle) { inside(); });
+          else t.for_each([&](Handle, const int&, const B&) { inside(); });
+          const bool needs_object = change >= 1 && change <= 3;
+          if (called && !(needs_object && live.empty())) QUADRANT_FUZZ_CHECK(refused, "a change inside a walk went through");
+          check_tree(t);
+          break;
+        }
         default: {
           // Bad input throws and changes nothing: a NaN, an infinite coordinate, min > max.
           B bad = box();

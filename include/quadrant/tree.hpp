@@ -38,6 +38,7 @@
 #include "detail/morton.hpp"
 #include "detail/prefetch.hpp"
 #include "detail/scratch.hpp"
+#include "detail/walk_guard.hpp"
 #include "geometry.hpp"
 #include "geometry/distance.hpp"
 #include "handle.hpp"
@@ -89,6 +90,7 @@ class Tree {
         generations_(other.generations_), free_records_(other.free_records_), size_(other.size_) {}
   /// Replaces the contents with a deep copy of `other`; this tree's old handles are refused afterwards.
   Tree& operator=(const Tree& other) {
+    detail::refuse_inside_walk(this, "copy assignment");
     if (this != &other) {
       Tree copy(other);  // has a fresh tag already
       *this = std::move(copy);
@@ -103,7 +105,8 @@ class Tree {
         size_(other.size_) {
     other.reset_after_move();
   }
-  /// Takes `other`'s objects, memory and handles; this tree's old handles are refused afterwards.
+  /// Takes `other`'s objects, memory and handles; this tree's old handles are refused afterwards. Being noexcept,
+  /// it cannot refuse to run inside a walk of either tree (see insert): do not move a tree a callback is walking.
   Tree& operator=(Tree&& other) noexcept {
     if (this != &other) {
       tag_ = other.tag_;
@@ -126,8 +129,12 @@ class Tree {
   /// the box has a NaN or infinite coordinate or min > max, or `layers` is 0 (no query could ever see it).
   /// Amortised O(depth), plus a split when a leaf overflows.
   /// Exception safety of every mutation: bad input throws before anything changes; if memory runs out
-  /// (std::bad_alloc, std::length_error) the tree may only be destroyed or assigned to.
+  /// (std::bad_alloc, std::length_error) the tree may only be destroyed or assigned to. Every mutating member
+  /// (insert, assign, reserve, erase, move, set_layers, clear, copy assignment) called from a callback of one of
+  /// this tree's walks (query, for_each_pair, for_each_pair_parallel, raycast, for_each_nearest, query_nodes,
+  /// for_each_node, for_each) throws std::logic_error and changes nothing: collect the changes, apply them after.
   Handle insert(const box_type& box, T value, std::uint32_t layers = ~0u) {
+    detail::refuse_inside_walk(this, "insert");
     check_box(box, "insert");
     check_layers(layers, "insert");
     core_.prepare_insert();
@@ -158,6 +165,7 @@ class Tree {
   template <std::ranges::forward_range R>
     requires TreeItem<std::ranges::range_reference_t<R>, box_type, T>
   void assign(R&& items, std::vector<Handle>& handles) {
+    detail::refuse_inside_walk(this, "assign");
     constexpr bool with_layers = std::tuple_size_v<std::remove_cvref_t<std::ranges::range_reference_t<R>>> == 3;
     detail::ScratchLease<std::uint64_t> keys_lease, slots_lease;
     std::vector<std::uint64_t>& keys = keys_lease.get();
@@ -225,6 +233,7 @@ class Tree {
 
   /// Room for `n` objects in the records, so that inserting up to n objects does not grow them. O(n).
   void reserve(std::size_t n) {
+    detail::refuse_inside_walk(this, "reserve");
     if (n >= std::size_t{detail::kNone} - 1) throw std::length_error("quadrant: reserve: more than 2^32 objects");
     core_.reserve_objects(n);
     records_.reserve(n);
@@ -234,6 +243,7 @@ class Tree {
   /// Removes the object. Throws std::invalid_argument (tree unchanged) for a stale, null or foreign handle.
   /// O(depth) plus a merge when a subtree empties below the threshold; keeps the freed memory for reuse.
   void erase(Handle h) {
+    detail::refuse_inside_walk(this, "erase");
     const std::uint32_t id = checked(h, "erase");
     core_.remove(id);
     Record& rec = records_[id];
@@ -248,6 +258,7 @@ class Tree {
   /// subtrees merge. Returns true when the node(s) holding the object changed. Throws std::invalid_argument (tree
   /// unchanged) for a bad handle or box.
   bool move(Handle h, const box_type& box) {
+    detail::refuse_inside_walk(this, "move");
     const std::uint32_t id = checked(h, "move");
     check_box(box, "move");
     Record& rec = records_[id];
@@ -263,6 +274,7 @@ class Tree {
   /// changed node(s). Should memory run out half-way (std::bad_alloc), the objects before the failing one have
   /// moved and the tree is valid.
   std::size_t move(std::span<const Handle> handles, std::span<const box_type> boxes) {
+    detail::refuse_inside_walk(this, "move");
     if (handles.size() != boxes.size())
       throw std::invalid_argument("quadrant: move: " + std::to_string(handles.size()) + " handles but " +
                                   std::to_string(boxes.size()) + " boxes");
@@ -335,6 +347,7 @@ class Tree {
   /// Gives the object a new layer mask (non-zero). Throws std::invalid_argument (tree unchanged) for a bad handle
   /// or a zero mask. O(depth) per node listing the object; allocates nothing.
   void set_layers(Handle h, std::uint32_t layers) {
+    detail::refuse_inside_walk(this, "set_layers");
     const std::uint32_t id = checked(h, "set_layers");
     check_layers(layers, "set_layers");
     records_[id].layers = layers;
@@ -348,7 +361,10 @@ class Tree {
 
   /// Removes every object; all handles go stale. Keeps every pool's memory (nodes, entries, records) so that a
   /// tree rebuilt each frame allocates nothing after the first. A full tree (split_threshold 0) keeps its nodes.
-  void clear() { empty_slots_from(0); }
+  void clear() {
+    detail::refuse_inside_walk(this, "clear");
+    empty_slots_from(0);
+  }
 
   /// Calls fn for every object in `layers` (sharing a bit with the mask) whose box overlaps `shape`, each once.
   /// `shape` is any query shape of geometry.hpp of this dimension: a Box, a point Vec, Circle, Ring, Ellipse,
@@ -357,12 +373,14 @@ class Tree {
   /// (Handle, const T&) or (const T&) and returns void, or bool where false stops the query. Subtrees outside the
   /// shape or without the layers are skipped; under Loose and Parent a subtree wholly inside the shape is reported
   /// without testing its objects. Under Leaves the walk covers the leaves under the shape's bounding box.
-  /// Allocates nothing. fn must not mutate the tree. Throws std::invalid_argument for an invalid shape.
+  /// Allocates nothing. fn must not mutate the tree (that throws std::logic_error; see insert). Throws
+  /// std::invalid_argument for an invalid shape.
   template <class Shape, class Fn>
   QueryStats query(const Shape& shape, Fn&& fn, std::uint32_t layers = ~0u) const {
     static_assert(std::is_same_v<decltype(bounding_box(shape)), box_type>,
                   "quadrant: the query shape's dimension or scalar type differs from the tree's");
     check_shape(shape);
+    const detail::WalkScope walking(this);
     QueryStats st;
     auto hit = [&](const stored_entry& e) { return detail::report_hit(fn, handle_of(e.id), *records_[e.id].value); };
     detail::with_placement(core_.config().placement,
@@ -373,9 +391,10 @@ class Tree {
   /// Calls fn(Handle a, Handle b) once for every unordered pair of distinct objects in `layers` whose boxes overlap
   /// (touching counts); objects outside the mask take no part. fn returns void, or bool where false stops.
   /// Allocates nothing once warm (Parent keeps a per-thread stack of the entries above the node it visits, reused
-  /// by later calls); fn must not mutate the tree.
+  /// by later calls); fn must not mutate the tree (that throws std::logic_error; see insert).
   template <class Fn>
   PairStats for_each_pair(Fn&& fn, std::uint32_t layers = ~0u) const {
+    const detail::WalkScope walking(this);
     PairStats st;
     auto pair = [&](const stored_entry& a, const stored_entry& b) {
       return detail::call_and_continue(fn, handle_of(a.id), handle_of(b.id));
@@ -443,11 +462,13 @@ class Tree {
   /// crosses, nearest first: t in [0, 1] is the fraction where the segment enters the box (0 when a is inside).
   /// Equal fractions come in handle-index order. fn returns void, or bool where false stops — the nearest hit alone
   /// costs one call and visits only the nodes in front of it. Best-first over nodes and objects; allocates nothing
-  /// once warm (a per-thread heap reused by later casts). fn must not mutate the tree. Throws
-  /// std::invalid_argument for a segment with a NaN or infinite coordinate, or whose b - a overflows.
+  /// once warm (a per-thread heap reused by later casts). fn must not mutate the tree (that throws
+  /// std::logic_error; see insert). Throws std::invalid_argument for a segment with a NaN or infinite coordinate,
+  /// or whose b - a overflows.
   template <class Fn>
   QueryStats raycast(const Segment<D, S>& segment, Fn&& fn, std::uint32_t layers = ~0u) const {
     check_shape(segment);
+    const detail::WalkScope walking(this);
     auto report = [&](const stored_entry& e, S t) {
       return detail::call_and_continue(fn, handle_of(e.id), *records_[e.id].value, t);
     };
@@ -519,6 +540,7 @@ class Tree {
   QueryStats for_each_nearest(const vec_type& point, Fn&& fn, S max_distance = std::numeric_limits<S>::infinity(),
                               std::uint32_t layers = ~0u) const {
     check_nearest_args(point, max_distance);
+    const detail::WalkScope walking(this);
     using W = detail::WideScalar<S>;
     const W limit = W(max_distance) * W(max_distance);  // infinity stays infinity
     auto key = [&](const box_type& b) -> std::optional<W> {
@@ -547,6 +569,7 @@ class Tree {
     static_assert(std::is_same_v<decltype(bounding_box(shape)), box_type>,
                   "quadrant: the query shape's dimension or scalar type differs from the tree's");
     check_shape(shape);
+    const detail::WalkScope walking(this);
     detail::nodes_walk(core_.store(), shape, skip_empty,
                        [&](std::uint32_t n) { return detail::call_and_continue(fn, view(n)); });
   }
@@ -566,6 +589,7 @@ class Tree {
   /// fn returns void, or bool where false stops. Allocates nothing.
   template <class Fn>
   void for_each_node(Fn&& fn) const {
+    const detail::WalkScope walking(this);
     core_.store().walk(0, 0, [&](std::uint32_t n) {
       return detail::call_and_continue(fn, view(n)) ? detail::Step::Descend : detail::Step::Stop;
     });
@@ -575,6 +599,7 @@ class Tree {
   /// false stops. O(records ever live).
   template <class Fn>
   void for_each(Fn&& fn) const {
+    const detail::WalkScope walking(this);
     for (std::uint32_t id = 0; id < records_.size(); ++id) {
       const Record& rec = records_[id];
       if (!rec.value) continue;
@@ -666,6 +691,7 @@ class Tree {
     std::mutex error_mutex;
     std::vector<PairStats> stats(threads);
     auto work = [&](unsigned worker) {
+      const detail::WalkScope walking(this);
       try {
         for (std::size_t piece = next++; piece < n_pieces && !failed.load(std::memory_order_relaxed); piece = next++) {
           auto report = [&](const stored_entry& a, const stored_entry& b) {
