@@ -3,11 +3,14 @@
 // must be rejected by check_shape with std::invalid_argument, nothing else), a node box and a box inside it; the
 // promises the tree relies on: classify(shape, node) == Inside implies overlaps(shape, box) and Outside implies
 // !overlaps(shape, box); the prepared form (detail::prepare) answers the same; a box the shape overlaps meets the
-// shape's bounding box. Coordinates come from a lattice (shared edges, touching), raw values, or values near the
-// largest finite one.
+// shape's bounding box. The oriented box is also checked against a long-double reference (separating axes on its
+// corners), since a wrong answer that overlaps and classify share passes the checks above (its projections once
+// overflowed near the largest finite value, a false hit for every box inside its bounding box). Coordinates come
+// from a lattice (shared edges, touching), raw values, or values near the largest finite one.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -91,6 +94,44 @@ void check(const Shape& shape, const Box<D, S>& node, const Box<D, S>& box) {
   if (hit) QUADRANT_FUZZ_CHECK(overlaps(bounding_box(shape), box), "a hit box misses the shape's bounding box");
 }
 
+// The oriented box against the box b in long double: the largest gap between their projections on x, y and the
+// box's own two axes (unit length), positive when they are apart. Within a band of 64 roundings of S at the box's
+// magnitude (and 256 subnormal steps) of zero the answer is rounding's to give, so it is not checked.
+template <class S>
+void check_against_reference(const OrientedBox<S>& o, const Box<2, S>& b) {
+  using LD = long double;
+  using L = std::numeric_limits<S>;
+  constexpr bool wider = std::numeric_limits<LD>::digits > L::digits + 8 &&
+                         std::numeric_limits<LD>::max_exponent > L::max_exponent + 4;
+  if constexpr (wider) {
+    const LD c = std::cos(LD(o.angle)), s = std::sin(LD(o.angle)), hx = o.half_extents.x, hy = o.half_extents.y;
+    const LD cx = o.center.x, cy = o.center.y;
+    const LD corners[4][2] = {{cx - c * hx + s * hy, cy - s * hx - c * hy},
+                              {cx + c * hx + s * hy, cy + s * hx - c * hy},
+                              {cx + c * hx - s * hy, cy + s * hx + c * hy},
+                              {cx - c * hx - s * hy, cy - s * hx + c * hy}};
+    const LD box[4][2] = {{LD(b.min.x), LD(b.min.y)}, {LD(b.max.x), LD(b.min.y)}, {LD(b.max.x), LD(b.max.y)},
+                          {LD(b.min.x), LD(b.max.y)}};
+    LD gap = -std::numeric_limits<LD>::infinity();
+    const LD axes[4][2] = {{1, 0}, {0, 1}, {c, s}, {-s, c}};
+    for (const auto& n : axes) {
+      LD olo = std::numeric_limits<LD>::infinity(), ohi = -olo, blo = olo, bhi = -olo;
+      for (int k = 0; k < 4; ++k) {
+        olo = std::min(olo, n[0] * corners[k][0] + n[1] * corners[k][1]);
+        ohi = std::max(ohi, n[0] * corners[k][0] + n[1] * corners[k][1]);
+        blo = std::min(blo, n[0] * box[k][0] + n[1] * box[k][1]);
+        bhi = std::max(bhi, n[0] * box[k][0] + n[1] * box[k][1]);
+      }
+      gap = std::max({gap, blo - ohi, olo - bhi});
+    }
+    const LD magnitude = std::max(std::abs(cx), std::abs(cy)) + hx + hy;
+    const LD band = 64 * LD(L::epsilon()) * magnitude + 256 * LD(L::denorm_min());
+    const bool hit = overlaps(o, b);
+    QUADRANT_FUZZ_CHECK(!(gap > band && hit), "oriented box: a box the reference puts apart is hit");
+    QUADRANT_FUZZ_CHECK(!(gap < -band && !hit), "oriented box: a box the reference puts overlapping is missed");
+  }
+}
+
 template <class S>
 void run(FuzzedDataProvider& provider) {
   Input<S> in{provider};
@@ -139,6 +180,17 @@ void run(FuzzedDataProvider& provider) {
                              static_cast<S>(provider.ConsumeFloatingPointInRange<double>(-7, 7))};
       in.node_and_box(node2, box2);
       check<2, S>(o, node2, box2);
+      bool valid = true;
+      try {
+        check_shape(o);
+      } catch (const std::invalid_argument&) {
+        valid = false;
+      }
+      if (valid) {
+        check_against_reference(o, node2);
+        check_against_reference(o, box2);
+        check_against_reference(o, Box<2, S>{box2.max, box2.max});
+      }
       break;
     }
     case 5: {

@@ -13,16 +13,22 @@
 //    on shapes of size ~10. At least 95% of the cases must be decided.
 //  * Circles: the distance from the centre to the polygon by crossing-number point-in-polygon and a ternary search
 //    along each edge; |distance - radius| <= tol is skipped.
+//  * Any finite magnitude (subnormal to the largest value, float and double): separating axes in long double on
+//    both shapes' outlines with unit normals, a band of a few roundings of S at the shape's magnitude undecided (see
+//    "at any finite magnitude" below).
 #include <quadrant/geometry.hpp>
 
 #include "support/shape_testing.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -660,6 +666,610 @@ TYPED_TEST(PolygonTest, NarrowPhaseConstructedCases) {
   EXPECT_FALSE(contains(a, V{static_cast<S>(1.01), 2}));
   EXPECT_TRUE(contains(square, V{0, 4}));
   EXPECT_FALSE(contains(square, V{-1, 4}));
+}
+
+
+// ---- at any finite magnitude --------------------------------------------------------------------------------------------
+//
+// Reference (long double, no library code): both shapes as convex outlines, and their signed separation, the largest
+// gap between their projections on x, y and the unit normal of every edge of either. Positive: they are apart by at
+// least that; negative: they overlap, and no translation shorter than -separation pulls them apart (the least
+// penetration of two convex polygons lies along one of those normals; extra axes only make it smaller). Within the
+// band of zero the case is undecided. The band is the library's rounding: 32 roundings of S at the shape's magnitude
+// (|centre| + extents, or the largest vertex coordinate) and 64 of S's smallest subnormal (products of subnormal
+// coordinates). Long double must hold every coordinate of S with a wider significand (x86's 80-bit format does);
+// where it does not, the test is skipped.
+
+using LD = long double;
+using LPt = std::array<LD, 2>;
+using Outline = std::vector<LPt>;
+enum class Verdict { Yes, No, Skip };
+
+template <class S>
+bool reference_fits() {
+  return std::numeric_limits<LD>::digits > std::numeric_limits<S>::digits + 8 &&
+         std::numeric_limits<LD>::max_exponent > std::numeric_limits<S>::max_exponent + 4;
+}
+
+template <class S>
+Outline outline(const OrientedBox<S>& o) {
+  const LD c = std::cos(LD(o.angle)), s = std::sin(LD(o.angle));
+  const LD hx = o.half_extents.x, hy = o.half_extents.y, x = o.center.x, y = o.center.y;
+  return {LPt{x - c * hx + s * hy, y - s * hx - c * hy}, LPt{x + c * hx + s * hy, y + s * hx - c * hy},
+          LPt{x + c * hx - s * hy, y + s * hx + c * hy}, LPt{x - c * hx - s * hy, y - s * hx + c * hy}};
+}
+template <class S>
+Outline outline(const ConvexPolygon<S>& p) {
+  Outline r;
+  for (const Vec<2, S>& v : p.vertices()) r.push_back(LPt{LD(v.x), LD(v.y)});
+  return r;
+}
+template <class S>
+Outline outline(const Box<2, S>& b) {
+  const LD x0 = b.min.x, y0 = b.min.y, x1 = b.max.x, y1 = b.max.y;
+  return {LPt{x0, y0}, LPt{x1, y0}, LPt{x1, y1}, LPt{x0, y1}};
+}
+template <class S>
+Outline outline(const Vec<2, S>& p) {
+  return {LPt{LD(p.x), LD(p.y)}};
+}
+
+LD separation(const Outline& a, const Outline& b) {
+  LD sep = -std::numeric_limits<LD>::infinity();
+  const auto range = [](const Outline& p, LD nx, LD ny) {
+    LD lo = std::numeric_limits<LD>::infinity(), hi = -lo;
+    for (const LPt& q : p) {
+      lo = std::min(lo, nx * q[0] + ny * q[1]);
+      hi = std::max(hi, nx * q[0] + ny * q[1]);
+    }
+    return std::pair{lo, hi};
+  };
+  const auto on = [&](LD nx, LD ny) {
+    const auto [alo, ahi] = range(a, nx, ny);
+    const auto [blo, bhi] = range(b, nx, ny);
+    sep = std::max({sep, blo - ahi, alo - bhi});
+  };
+  on(1, 0);
+  on(0, 1);
+  for (const Outline* p : {&a, &b})
+    for (std::size_t i = 0; i < p->size(); ++i) {
+      const LPt& u = (*p)[i];
+      const LPt& w = (*p)[(i + 1) % p->size()];
+      const LD ex = w[0] - u[0], ey = w[1] - u[1], len = std::hypot(ex, ey);
+      if (len > 0) on(ey / len, -ex / len);
+    }
+  return sep;
+}
+
+Verdict meets(const Outline& a, const Outline& b, LD band) {
+  const LD sep = separation(a, b);
+  return sep < -band ? Verdict::Yes : sep > band ? Verdict::No : Verdict::Skip;
+}
+
+// Outside: apart by more than the band; Inside: every corner of the node inside by more than the band; Crossing: they
+// overlap by more than the band and a corner lies outside by more than it.
+enum class Expect { Outside, Inside, Crossing, Skip };
+template <class S>
+Expect expected_relation(const Outline& shape, const Box<2, S>& node, LD band) {
+  const LD sep = separation(shape, outline(node));
+  if (sep > band) return Expect::Outside;
+  bool all_in = true, one_out = false;
+  for (const LPt& q : outline(node)) {
+    const LD s = separation(shape, Outline{q});
+    all_in = all_in && s < -band;
+    one_out = one_out || s > band;
+  }
+  if (all_in) return Expect::Inside;
+  return sep < -band && one_out ? Expect::Crossing : Expect::Skip;
+}
+
+template <class S>
+LD rounding_band(LD magnitude) {
+  using L = std::numeric_limits<S>;
+  return 32 * LD(L::epsilon()) * magnitude + 64 * LD(L::denorm_min());
+}
+template <class S>
+LD magnitude(const OrientedBox<S>& o) {
+  return std::max(std::abs(LD(o.center.x)), std::abs(LD(o.center.y))) + LD(o.half_extents.x) + LD(o.half_extents.y);
+}
+template <class S>
+LD magnitude(const ConvexPolygon<S>& p) {
+  LD m = 0;
+  for (const Vec<2, S>& v : p.vertices()) m = std::max({m, std::abs(LD(v.x)), std::abs(LD(v.y))});
+  return m;
+}
+
+template <class S>
+S to_scalar(LD v) {
+  const LD big = std::numeric_limits<S>::max();
+  return static_cast<S>(std::clamp(v, -big, big));
+}
+
+template <class S>
+std::string show(const OrientedBox<S>& o) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "oriented box (%.17g, %.17g) half (%.17g, %.17g) angle %.17g", double(o.center.x),
+                double(o.center.y), double(o.half_extents.x), double(o.half_extents.y), double(o.angle));
+  return buf;
+}
+template <class S>
+std::string show(const ConvexPolygon<S>& p) {
+  std::string r = "polygon";
+  char buf[80];
+  for (const Vec<2, S>& v : p.vertices()) {
+    std::snprintf(buf, sizeof buf, " (%.17g, %.17g)", double(v.x), double(v.y));
+    r += buf;
+  }
+  return r;
+}
+template <class S>
+std::string show(const Box<2, S>& b) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "box (%.17g, %.17g) - (%.17g, %.17g)", double(b.min.x), double(b.min.y),
+                double(b.max.x), double(b.max.y));
+  return buf;
+}
+
+// The reported case: a box turned by 45 degrees near the largest finite value, whose every corner is finite while
+// centre . u (about 1.25 max) overflowed to infinity, so the u axis separated nothing: the corner of its bounding box,
+// far outside it, was contained, and boxes beyond it were Inside.
+TYPED_TEST(PolygonTest, ObbNearLargestFiniteValue) {
+  using S = TypeParam;
+  using V = Vec<2, S>;
+  using B = Box<2, S>;
+  const S big = std::numeric_limits<S>::max();
+  const S c = static_cast<S>(double(big) * std::sqrt(0.5) * 1.25);
+  const OrientedBox<S> o{V{c, c}, V{big / 20, big / 10}, std::numbers::pi_v<S> / 4};
+  ASSERT_NO_THROW(check_shape(o));
+  // Along u = (1, 1) / sqrt 2 it spans 1.2 to 1.3 max (x = y from 0.85 to 0.92 max on the diagonal); across it,
+  // +-0.1 max.
+  const B bb = bounding_box(o);
+  EXPECT_FALSE(contains(o, bb.max));  // (0.99, 0.99) max: 1.4 max along u
+  EXPECT_FALSE(overlaps(o, B{bb.max, bb.max}));
+  EXPECT_EQ(classify(o, B{bb.max, bb.max}), Relation::Outside);
+  EXPECT_FALSE(contains(o, bb.min));  // (0.78, 0.78) max: 1.1 max along u
+  EXPECT_TRUE(contains(o, o.center));
+  const S f95 = static_cast<S>(double(big) * 0.95), f90 = static_cast<S>(double(big) * 0.9);
+  const S f70 = static_cast<S>(double(big) * 0.7), f01 = big / 100;
+  EXPECT_FALSE(overlaps(o, B{V{f95, f95}, V{big, big}}));  // 1.34 max and beyond along u
+  EXPECT_EQ(classify(o, B{V{f95, f95}, V{big, big}}), Relation::Outside);
+  EXPECT_TRUE(overlaps(o, B{V{f90, f90}, V{big, big}}));  // its corner (0.9, 0.9) max is at 1.27 max along u
+  EXPECT_EQ(classify(o, B{V{f90, f90}, V{big, big}}), Relation::Crossing);
+  EXPECT_EQ(classify(o, B{V{f70, f70}, V{big, big}}), Relation::Crossing);  // holds the whole box
+  EXPECT_EQ(classify(o, B{V{c - f01, c - f01}, V{c + f01, c + f01}}), Relation::Inside);
+  EXPECT_EQ(classify(o, B{V{-big, -big}, V{big, big}}), Relation::Crossing);
+  EXPECT_EQ(classify(o, B{V{-big, -big}, V{0, big}}), Relation::Outside);
+
+  // Against the long-double reference, boxes of every size near it and far from it.
+  if (!reference_fits<S>()) GTEST_SKIP() << "long double is too narrow for the reference";
+  const Outline ol = outline(o);
+  const LD band = rounding_band<S>(magnitude(o));
+  std::mt19937 rng(8101);
+  int decided = 0, hits = 0, inside = 0, outside = 0;
+  for (int round = 0; round < 4000; ++round) {
+    SCOPED_TRACE(round);
+    B b;
+    for (int i = 0; i < 2; ++i) {
+      const LD mid = LD(c) + LD(big) * LD(uniform(rng, -0.2, 0.2));
+      const LD half = LD(big) * std::pow(10.0L, LD(uniform(rng, -6, -0.5)));
+      b.min[i] = to_scalar<S>(mid - half * LD(uniform(rng, 0, 1)));
+      b.max[i] = std::max(b.min[i], to_scalar<S>(mid + half * LD(uniform(rng, 0, 1))));
+    }
+    const Verdict v = meets(ol, outline(b), band);
+    if (v != Verdict::Skip) {
+      ++decided;
+      hits += v == Verdict::Yes;
+      ASSERT_EQ(overlaps(o, b), v == Verdict::Yes) << show(b);
+    }
+    const Verdict p = meets(ol, outline(b.max), band);
+    if (p != Verdict::Skip) {
+      ASSERT_EQ(contains(o, b.max), p == Verdict::Yes) << show(b);
+    }
+    const Expect e = expected_relation(ol, b, band);
+    const Relation r = classify(o, b);
+    if (e != Expect::Skip) {
+      const Relation want = e == Expect::Inside    ? Relation::Inside
+                            : e == Expect::Outside ? Relation::Outside
+                                                   : Relation::Crossing;
+      ASSERT_EQ(r, want) << show(b);
+    }
+    inside += r == Relation::Inside;
+    outside += r == Relation::Outside;
+  }
+  EXPECT_GT(decided, 3800);
+  EXPECT_GT(hits, decided / 10);
+  EXPECT_LT(hits, decided * 9 / 10);
+  EXPECT_GT(inside, 100);
+  EXPECT_GT(outside, 400);
+}
+
+// A length at one of several magnitudes: up to the largest finite value, up to half of it, within 2^60 of it,
+// ordinary, from 2^-60 to 2^60, tiny (down to subnormal), zero, or the largest.
+template <class S>
+LD extreme_length(std::mt19937& rng) {
+  using L = std::numeric_limits<S>;
+  const LD big = L::max();
+  switch (lattice(rng, 0, 6)) {
+    case 0: return big * LD(uniform(rng, 0, 1));
+    case 1: return big / 2 * LD(uniform(rng, 0, 1));
+    case 2: return std::min(big, std::ldexp(LD(uniform(rng, 0.5, 1)), L::max_exponent - lattice(rng, 0, 60)));
+    case 3: return LD(uniform(rng, 0.5, 30));
+    case 4: return std::ldexp(LD(uniform(rng, 0.5, 1)), lattice(rng, -60, 60));
+    case 5: return LD(to_scalar<S>(std::ldexp(LD(uniform(rng, 0.5, 1)), L::min_exponent - lattice(rng, -60, 20))));
+    default: return lattice(rng, 0, 1) == 0 ? 0 : big;
+  }
+}
+template <class S>
+LD extreme_coordinate(std::mt19937& rng) {
+  return (lattice(rng, 0, 1) == 0 ? 1 : -1) * extreme_length<S>(rng);
+}
+
+// Extents relative to a centre's magnitude m: from m / 2 down to where S still resolves them against m well above
+// the reference's band.
+template <class S>
+LD relative_size(std::mt19937& rng, LD m) {
+  constexpr int finest = std::numeric_limits<S>::digits / 2 - 2;
+  return (m > 0 ? m : 1) * std::ldexp(LD(uniform(rng, 0.5, 1)), -lattice(rng, 1, finest));
+}
+
+// A valid oriented box at any magnitude, its extents independent of its centre or relative to it; angle 0 or pi/2,
+// a zero extent, a needle, or a centre near a corner of the finite range, often.
+template <class S>
+OrientedBox<S> extreme_obb(std::mt19937& rng) {
+  for (;;) {
+    const LD cx = extreme_coordinate<S>(rng), cy = extreme_coordinate<S>(rng);
+    const LD m = std::max(std::abs(cx), std::abs(cy));
+    const bool relative = lattice(rng, 0, 2) != 0;
+    const LD hx = relative ? relative_size<S>(rng, m) : extreme_length<S>(rng);
+    const LD hy = relative ? relative_size<S>(rng, m) : extreme_length<S>(rng);
+    OrientedBox<S> o{Vec<2, S>{to_scalar<S>(cx), to_scalar<S>(cy)}, Vec<2, S>{to_scalar<S>(hx), to_scalar<S>(hy)},
+                     static_cast<S>(uniform(rng, -7, 7))};
+    switch (lattice(rng, 0, 9)) {
+      case 0: o.angle = 0; break;
+      case 1: o.angle = std::numbers::pi_v<S> / 2; break;
+      case 2: o.half_extents.y = 0; break;
+      case 3: o.half_extents.x = std::ldexp(o.half_extents.y, -lattice(rng, 4, 12)); break;  // a needle
+      case 4:  // near a corner of the finite range, extents up to a tenth of it
+      case 5: {
+        const double big = double(std::numeric_limits<S>::max());
+        for (int i = 0; i < 2; ++i) {
+          o.center[i] = static_cast<S>((lattice(rng, 0, 1) == 0 ? 1 : -1) * big * uniform(rng, 0.5, 0.95));
+          o.half_extents[i] = static_cast<S>(big * std::ldexp(uniform(rng, 0.5, 1), -lattice(rng, 4, 20)));
+        }
+        break;
+      }
+      default: break;
+    }
+    try {
+      check_shape(o);
+      return o;
+    } catch (const std::invalid_argument&) {
+    }
+  }
+}
+
+// A convex polygon at any magnitude (points on an ellipse, rounded to S), its size independent of its centre or
+// relative to it; nothing when the constructor refuses it (coordinates so large that an edge times a coordinate
+// overflows, which is every polygon of some size far from the origin, or too small to keep three corners apart).
+template <class S>
+std::optional<ConvexPolygon<S>> extreme_polygon(std::mt19937& rng) {
+  const LD cx = extreme_coordinate<S>(rng), cy = extreme_coordinate<S>(rng);
+  const LD size = lattice(rng, 0, 2) == 0 ? extreme_length<S>(rng)
+                                          : relative_size<S>(rng, std::max(std::abs(cx), std::abs(cy)));
+  const LD rx = size * LD(uniform(rng, 0.3, 1)), ry = size * LD(uniform(rng, 0.3, 1)), turn = LD(uniform(rng, 0, 7));
+  const int n = lattice(rng, 3, 8);
+  std::vector<Vec<2, S>> v;
+  for (int i = 0; i < n; ++i) {
+    const LD a = turn + 2 * std::numbers::pi_v<LD> * (i + LD(uniform(rng, 0, 0.5))) / n;
+    v.push_back(Vec<2, S>{to_scalar<S>(cx + rx * std::cos(a)), to_scalar<S>(cy + ry * std::sin(a))});
+  }
+  try {
+    return ConvexPolygon<S>(std::span<const Vec<2, S>>(v));
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+}
+
+struct ExtremeTally {
+  int cases = 0, decided = 0, hits = 0, points = 0, points_decided = 0;
+  int outside = 0, inside = 0, crossing = 0, relations_decided = 0;
+};
+
+// Nodes around a shape (near it at every size, anywhere in the finite range, or on its boundary as contains sees it,
+// found by bisection), each with boxes and points inside it: overlaps, classify and contains against the reference,
+// and classify against overlaps (Inside: every box inside the node is hit; Outside: none is).
+template <class S, class Shape>
+void check_extreme(const Shape& shape, std::mt19937& rng, ExtremeTally& t) {
+  using L = std::numeric_limits<S>;
+  SCOPED_TRACE(show(shape));
+  const Outline ol = outline(shape);
+  const LD band = rounding_band<S>(magnitude(shape)), big = L::max();
+  LD cx = 0, cy = 0, reach = 0;
+  for (const LPt& q : ol) cx += q[0] / LD(ol.size()), cy += q[1] / LD(ol.size());
+  for (const LPt& q : ol) reach = std::max({reach, std::abs(q[0] - cx), std::abs(q[1] - cy)});
+  if (reach == 0) reach = std::max(std::abs(cx), std::abs(cy)) * 0x1p-20L + 64 * LD(L::denorm_min());
+  const Vec<2, S> in{to_scalar<S>(cx), to_scalar<S>(cy)};
+  for (int k = 0; k < 24; ++k) {
+    LPt lo, hi;
+    if (k % 8 == 7) {
+      for (int i = 0; i < 2; ++i) {
+        const LD a = big * LD(uniform(rng, -1, 1)), b = lattice(rng, 0, 2) == 0 ? a : big * LD(uniform(rng, -1, 1));
+        lo[i] = std::min(a, b), hi[i] = std::max(a, b);
+      }
+    } else {
+      LPt mid{cx + reach * LD(uniform(rng, -1.3, 1.3)), cy + reach * LD(uniform(rng, -1.3, 1.3))};
+      LD size = reach * std::pow(10.0L, LD(uniform(rng, -4, 0.3)));
+      const Vec<2, S> out{to_scalar<S>(mid[0]), to_scalar<S>(mid[1])};
+      if (k % 3 == 0 && contains(shape, in) && !contains(shape, out)) {
+        LPt a{LD(in.x), LD(in.y)}, b{LD(out.x), LD(out.y)};
+        for (int it = 0; it < 80; ++it) {
+          const LPt m{(a[0] + b[0]) / 2, (a[1] + b[1]) / 2};
+          (contains(shape, Vec<2, S>{to_scalar<S>(m[0]), to_scalar<S>(m[1])}) ? a : b) = m;
+        }
+        mid = a;
+        size = reach * std::pow(10.0L, LD(uniform(rng, -12, -2)));
+      }
+      for (int i = 0; i < 2; ++i) {
+        lo[i] = mid[i] - size * LD(uniform(rng, 0, 1));
+        hi[i] = lattice(rng, 0, 9) == 0 ? lo[i] : mid[i] + size * LD(uniform(rng, 0, 1));
+      }
+    }
+    Box<2, S> node;
+    for (int i = 0; i < 2; ++i) {
+      node.min[i] = to_scalar<S>(lo[i]);
+      node.max[i] = std::max(node.min[i], to_scalar<S>(hi[i]));
+    }
+    const Relation rel = classify(shape, node);
+    ++(rel == Relation::Inside ? t.inside : rel == Relation::Outside ? t.outside : t.crossing);
+    const Expect want = expected_relation(ol, node, band);
+    if (want != Expect::Skip) {
+      ++t.relations_decided;
+      const Relation r = want == Expect::Inside ? Relation::Inside : want == Expect::Outside ? Relation::Outside
+                                                                                           : Relation::Crossing;
+      EXPECT_EQ(rel, r) << show(node);
+    }
+    std::array<Box<2, S>, 12> boxes;
+    boxes[0] = node;
+    for (std::size_t j = 1; j < boxes.size(); ++j) boxes[j] = sub_box(rng, node);
+    for (const Box<2, S>& b : boxes) {
+      const bool hit = overlaps(shape, b);
+      ++t.cases;
+      const Verdict v = meets(ol, outline(b), band);
+      if (v != Verdict::Skip) {
+        ++t.decided;
+        t.hits += v == Verdict::Yes;
+        EXPECT_EQ(hit, v == Verdict::Yes) << show(b);
+      }
+      if (rel != Relation::Crossing) {
+        EXPECT_EQ(hit, rel == Relation::Inside) << "a box inside the node: " << show(b);
+      }
+      const Vec<2, S> p = lattice(rng, 0, 1) == 0 ? b.min : b.max;
+      ++t.points;
+      const Verdict pv = meets(ol, outline(p), band);
+      if (pv != Verdict::Skip) {
+        ++t.points_decided;
+        EXPECT_EQ(contains(shape, p), pv == Verdict::Yes) << "point (" << double(p.x) << ", " << double(p.y) << ")";
+      }
+    }
+  }
+}
+
+void expect_useful(const ExtremeTally& t, const char* name) {
+  SCOPED_TRACE(name);
+  EXPECT_GE(t.decided, t.cases * 6 / 10) << t.decided << " of " << t.cases << " decided";
+  EXPECT_GE(t.hits, t.decided / 10);
+  EXPECT_LE(t.hits, t.decided * 9 / 10);
+  EXPECT_GE(t.points_decided, t.points * 6 / 10);
+  const int nodes = t.inside + t.outside + t.crossing;
+  EXPECT_GE(t.relations_decided, nodes / 2);
+  EXPECT_GE(t.inside, nodes / 20);
+  EXPECT_GE(t.outside, nodes / 10);
+}
+
+TYPED_TEST(PolygonTest, ExtremeMagnitudesMatchReference) {
+  using S = TypeParam;
+  if (!reference_fits<S>()) GTEST_SKIP() << "long double is too narrow for the reference";
+  std::mt19937 rng(8102);
+  ExtremeTally obbs, polygons;
+  for (int i = 0; i < 400; ++i) {
+    SCOPED_TRACE("oriented box " + std::to_string(i));
+    check_extreme<S>(extreme_obb<S>(rng), rng, obbs);
+  }
+  int accepted = 0, refused = 0;
+  while (accepted < 400 && refused < 4000) {
+    SCOPED_TRACE("polygon " + std::to_string(accepted));
+    const std::optional<ConvexPolygon<S>> p = extreme_polygon<S>(rng);
+    if (!p) {
+      ++refused;
+      continue;
+    }
+    ++accepted;
+    check_extreme<S>(*p, rng, polygons);
+  }
+  EXPECT_EQ(accepted, 400) << refused << " refused";
+  expect_useful(obbs, "oriented boxes");
+  expect_useful(polygons, "polygons");
+}
+
+
+// Degenerate boxes at the ends of the range, where every quantity is exact (angle 0: cos 1, sin 0; scaling by 1/4
+// is exact at these magnitudes): answers exact to one step of S. A turned quarter (pi/2 rounded: its cosine is not 0)
+// and polygons too small for an edge times a coordinate to stay above S's smallest normal value.
+TYPED_TEST(PolygonTest, DegenerateShapesAtExtremes) {
+  using S = TypeParam;
+  using V = Vec<2, S>;
+  using B = Box<2, S>;
+  using L = std::numeric_limits<S>;
+  const S big = L::max(), inf = L::infinity();
+  const auto up = [&](S x) { return std::nextafter(x, inf); };
+  const auto down = [&](S x) { return std::nextafter(x, -inf); };
+  // A flat box (a segment along x) near the largest value: both axes take the scaled path.
+  const S c = big / 10 * 9, h = big / 20;
+  const OrientedBox<S> seg{V{c, c}, V{h, 0}, 0};
+  ASSERT_NO_THROW(check_shape(seg));
+  EXPECT_TRUE(contains(seg, V{c, c}));
+  EXPECT_TRUE(contains(seg, V{c + h, c}));
+  EXPECT_FALSE(contains(seg, V{up(c + h), c}));
+  EXPECT_FALSE(contains(seg, V{c, up(c)}));
+  EXPECT_FALSE(contains(seg, V{c, down(c)}));
+  EXPECT_TRUE(overlaps(seg, B{V{c + h, c}, V{big, big}}));
+  EXPECT_FALSE(overlaps(seg, B{V{c - h, up(c)}, V{big, big}}));
+  EXPECT_EQ(classify(seg, B{V{c - h, up(c)}, V{big, big}}), Relation::Outside);
+  EXPECT_EQ(classify(seg, B{V{c, c}, V{c + h, c}}), Relation::Inside);
+  EXPECT_EQ(classify(seg, B{V{c, c}, V{up(c + h), c}}), Relation::Crossing);
+  EXPECT_EQ(classify(seg, B{V{-big, -big}, V{big, big}}), Relation::Crossing);
+  // A point there, and one at the most negative corner.
+  for (const V p : {V{c, -c}, V{-big, -big}, V{big, big}}) {
+    const OrientedBox<S> dot_box{p, V{0, 0}, S(0.7)};
+    EXPECT_TRUE(contains(dot_box, p));
+    EXPECT_FALSE(contains(dot_box, V{up(p.x), p.y}));
+    EXPECT_FALSE(contains(dot_box, V{p.x, down(p.y)}));
+    EXPECT_EQ(classify(dot_box, B{p, p}), Relation::Inside);
+    EXPECT_EQ(classify(dot_box, B{V{-big, -big}, V{down(p.x), big}}), Relation::Outside);
+  }
+  // Turned a quarter, near the largest value: x spans c +- h / 2, y spans -c +- h, to within cos(pi/2 rounded) * h.
+  const OrientedBox<S> quarter{V{c, -c}, V{h, h / 2}, std::numbers::pi_v<S> / 2};
+  ASSERT_NO_THROW(check_shape(quarter));
+  const S in = h / 100 * 99, out = h / 100 * 101;
+  EXPECT_TRUE(contains(quarter, V{c + in / 2, -c - in}));
+  EXPECT_FALSE(contains(quarter, V{c + out / 2, -c}));
+  EXPECT_FALSE(contains(quarter, V{c, -c - out}));
+  EXPECT_EQ(classify(quarter, B{V{c - in / 2, -c - in}, V{c + in / 2, -c + in}}), Relation::Inside);
+  EXPECT_EQ(classify(quarter, B{V{c + out / 2, -big}, V{big, big}}), Relation::Outside);
+  EXPECT_EQ(classify(quarter, B{V{c - out / 2, -c - out}, V{c + out / 2, -c + out}}), Relation::Crossing);
+  // Subnormal: a box of a few steps of the smallest subnormal, exact at angle 0.
+  const S d = L::denorm_min();
+  const OrientedBox<S> tiny{V{8 * d, 8 * d}, V{4 * d, 2 * d}, 0};
+  EXPECT_TRUE(contains(tiny, V{12 * d, 10 * d}));
+  EXPECT_FALSE(contains(tiny, V{13 * d, 10 * d}));
+  EXPECT_FALSE(contains(tiny, V{12 * d, 11 * d}));
+  EXPECT_EQ(classify(tiny, B{V{4 * d, 6 * d}, V{12 * d, 10 * d}}), Relation::Inside);
+  EXPECT_EQ(classify(tiny, B{V{0, 0}, V{3 * d, big}}), Relation::Outside);
+  // Polygons whose edge times a coordinate underflowed: the triangle x, y >= 0, x + y <= 4 m for a tiny m. Every
+  // projection was 0, so boxes across the hypotenuse, outside it, were hit (float); in double the constructor's
+  // checks underflowed and refused it as flat.
+  const S subnormal = std::ldexp(S(1), L::min_exponent - 3), small = static_cast<S>(sizeof(S) == 8 ? 1e-200 : 1e-20);
+  for (const S m : {S(1e-30), S(1e-38), subnormal, small}) {
+    SCOPED_TRACE(double(m));
+    const ConvexPolygon<S> tri{V{0, 0}, V{4 * m, 0}, V{0, 4 * m}};
+    EXPECT_TRUE(contains(tri, V{2 * m, 2 * m}));
+    EXPECT_TRUE(contains(tri, V{m, m}));
+    EXPECT_FALSE(contains(tri, V{3 * m, 3 * m}));
+    EXPECT_FALSE(overlaps(tri, B{V{3 * m, 3 * m}, V{4 * m, 4 * m}}));
+    EXPECT_EQ(classify(tri, B{V{3 * m, 3 * m}, V{4 * m, 4 * m}}), Relation::Outside);
+    EXPECT_EQ(classify(tri, B{V{m, m}, V{2 * m, 2 * m}}), Relation::Inside);
+    EXPECT_EQ(classify(tri, B{V{m, m}, V{3 * m, 3 * m}}), Relation::Crossing);
+    EXPECT_FALSE(overlaps(Circle<S>{V{3 * m, 3 * m}, m}, tri));  // sqrt 2 m away
+    EXPECT_TRUE(overlaps(Circle<S>{V{3 * m, 3 * m}, m + m / 2}, tri));
+  }
+}
+
+// Distance in long double from p to a convex outline, 0 inside (or on a degenerate outline).
+LD distance_to(const Outline& ol, const LPt& p) {
+  if (separation(ol, Outline{p}) <= 0) return 0;
+  LD best = std::numeric_limits<LD>::infinity();
+  for (std::size_t i = 0; i < ol.size(); ++i) {
+    const LPt& a = ol[i];
+    const LPt& b = ol[(i + 1) % ol.size()];
+    const LD ex = b[0] - a[0], ey = b[1] - a[1], ee = ex * ex + ey * ey;
+    const LD t = ee > 0 ? std::clamp(((p[0] - a[0]) * ex + (p[1] - a[1]) * ey) / ee, LD(0), LD(1)) : LD(0);
+    best = std::min(best, std::hypot(a[0] + t * ex - p[0], a[1] + t * ey - p[1]));
+  }
+  return best;
+}
+
+// Narrow phase near the ends of the range: an oriented box or polygon at any magnitude, and beside it (within two
+// of its sizes, of a 64th to twice its size) another oriented box, a polygon and a circle; every pair both ways
+// against the reference.
+TYPED_TEST(PolygonTest, NarrowPhaseAtExtremesMatchesReference) {
+  using S = TypeParam;
+  if (!reference_fits<S>()) GTEST_SKIP() << "long double is too narrow for the reference";
+  std::mt19937 rng(8103);
+  int total = 0, decided = 0, hits = 0;
+  const auto expect = [&](Verdict v, bool got, bool got_reversed, const std::string& what) {
+    ++total;
+    if (v == Verdict::Skip) return;
+    ++decided;
+    hits += v == Verdict::Yes;
+    EXPECT_EQ(got, v == Verdict::Yes) << what;
+    EXPECT_EQ(got_reversed, v == Verdict::Yes) << what << " (reversed)";
+  };
+  for (int i = 0; i < 1500; ++i) {
+    SCOPED_TRACE("case " + std::to_string(i));
+    const std::optional<ConvexPolygon<S>> first = i % 2 == 0 ? std::nullopt : extreme_polygon<S>(rng);
+    if (i % 2 != 0 && !first) continue;
+    const OrientedBox<S> box = extreme_obb<S>(rng);
+    const Outline a = first ? outline(*first) : outline(box);
+    const LD mag_a = first ? magnitude(*first) : magnitude(box);
+    const std::string name_a = first ? show(*first) : show(box);
+    LD cx = 0, cy = 0, reach = 0;
+    for (const LPt& q : a) cx += q[0] / LD(a.size()), cy += q[1] / LD(a.size());
+    for (const LPt& q : a) reach = std::max({reach, std::abs(q[0] - cx), std::abs(q[1] - cy)});
+    if (reach == 0) continue;
+    const auto near_point = [&] {
+      return Vec<2, S>{to_scalar<S>(cx + 2 * reach * LD(uniform(rng, -1, 1))),
+                       to_scalar<S>(cy + 2 * reach * LD(uniform(rng, -1, 1)))};
+    };
+    const auto near_size = [&] { return reach * std::ldexp(LD(uniform(rng, 0.5, 1)), -lattice(rng, -1, 6)); };
+    // Another oriented box.
+    const OrientedBox<S> o{near_point(), Vec<2, S>{to_scalar<S>(near_size()), to_scalar<S>(near_size())},
+                           static_cast<S>(uniform(rng, -4, 4))};
+    bool o_valid = true;
+    try {
+      check_shape(o);
+    } catch (const std::invalid_argument&) {
+      o_valid = false;
+    }
+    if (o_valid) {
+      const LD band = rounding_band<S>(std::max(mag_a, magnitude(o)));
+      const Verdict v = meets(a, outline(o), band);
+      const std::string what = name_a + " and " + show(o);
+      if (first) expect(v, overlaps(*first, o), overlaps(o, *first), what);
+      else expect(v, overlaps(box, o), overlaps(o, box), what);
+    }
+    // A polygon.
+    {
+      const Vec<2, S> c = near_point();
+      const LD size = near_size();
+      std::vector<Vec<2, S>> v;
+      const int n = lattice(rng, 3, 7);
+      for (int k = 0; k < n; ++k) {
+        const LD t = 2 * std::numbers::pi_v<LD> * (k + LD(uniform(rng, 0, 0.5))) / n;
+        v.push_back(
+            Vec<2, S>{to_scalar<S>(LD(c.x) + size * std::cos(t)), to_scalar<S>(LD(c.y) + size * std::sin(t))});
+      }
+      std::optional<ConvexPolygon<S>> p;
+      try {
+        p.emplace(std::span<const Vec<2, S>>(v));
+      } catch (const std::invalid_argument&) {
+      }
+      if (p) {
+        const LD band = rounding_band<S>(std::max(mag_a, magnitude(*p)));
+        const Verdict verdict = meets(a, outline(*p), band);
+        const std::string what = name_a + " and " + show(*p);
+        if (first) expect(verdict, overlaps(*first, *p), overlaps(*p, *first), what);
+        else expect(verdict, overlaps(box, *p), overlaps(*p, box), what);
+      }
+    }
+    // A circle (radius 0 now and then).
+    {
+      const Circle<S> circle{near_point(), lattice(rng, 0, 9) == 0 ? S(0) : to_scalar<S>(near_size())};
+      const LD m = std::max(std::abs(LD(circle.center.x)), std::abs(LD(circle.center.y))) + LD(circle.radius);
+      const LD band = rounding_band<S>(std::max(mag_a, m));
+      const LD dist = distance_to(a, LPt{LD(circle.center.x), LD(circle.center.y)});
+      const Verdict v = dist < LD(circle.radius) - band ? Verdict::Yes
+                        : dist > LD(circle.radius) + band ? Verdict::No
+                                                          : Verdict::Skip;
+      char buf[120];
+      std::snprintf(buf, sizeof buf, " and circle (%.17g, %.17g) r %.17g", double(circle.center.x),
+                    double(circle.center.y), double(circle.radius));
+      if (first) expect(v, overlaps(circle, *first), overlaps(*first, circle), name_a + buf);
+      else expect(v, overlaps(circle, box), overlaps(box, circle), name_a + buf);
+    }
+  }
+  EXPECT_GE(decided, total * 6 / 10) << decided << " of " << total;
+  EXPECT_GE(hits, decided / 10);
+  EXPECT_LE(hits, decided * 9 / 10);
 }
 
 }  // namespace

@@ -7,48 +7,107 @@
 // Threads: every function here is pure; call it from any thread.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 #include <span>
 
 #include "box.hpp"
 #include "polygon.hpp"
 #include "circle.hpp"
+#include "numeric.hpp"
 
 namespace quadrant {
 
 namespace detail {
 
-/// True when the closed segment [a, b] comes within r of c. Computed in double without division: in the middle
-/// of the segment the squared distance is cross^2 / |e|^2, compared as cross^2 <= r^2 |e|^2.
+/// True when every value of S lies within square_scale's window (float): its tests in double never scale.
 template <class S>
-bool segment_within(const Vec<2, S>& a, const Vec<2, S>& b, const Vec<2, S>& c, S radius) noexcept {
-  const double ex = double(b.x) - double(a.x), ey = double(b.y) - double(a.y);
-  const double wx = double(c.x) - double(a.x), wy = double(c.y) - double(a.y);
-  const double r2 = double(radius) * double(radius);
+inline constexpr bool unscaled_in_double =
+    std::numeric_limits<S>::max_exponent <= 400 &&
+    std::numeric_limits<S>::min_exponent - std::numeric_limits<S>::digits >= -400;
+
+/// True when square_scale(largest of the magnitudes) is 1, by independent comparisons (no largest is formed): every
+/// magnitude at most 2^400 and one at least 2^-400.
+template <class... M>
+inline bool in_square_window(M... magnitudes) noexcept {
+  return ((double(magnitudes) <= 0x1p400) & ...) & ((double(magnitudes) >= 0x1p-400) | ...);
+}
+
+/// square_scale of the largest of the magnitudes: the cold path of the tests below.
+template <class... M>
+double largest_scale(M... magnitudes) noexcept {
+  double m = 0;
+  ((m = std::max(m, double(magnitudes))), ...);
+  return square_scale(m);
+}
+
+/// True when the closed segment [a, b] comes within r of c. Computed in double, with every input scaled by k when
+/// Scaled (double input near the ends of its range, see square_scale), without division: in the middle of the
+/// segment the squared distance is cross^2 / |e|^2, compared as cross^2 <= r^2 |e|^2.
+template <bool Scaled, class S>
+bool segment_within(const Vec<2, S>& a, const Vec<2, S>& b, const Vec<2, S>& c, S radius, double k) noexcept {
+  double ax = double(a.x), ay = double(a.y), bx = double(b.x), by = double(b.y);
+  double cx = double(c.x), cy = double(c.y), r = double(radius);
+  if constexpr (Scaled) ax *= k, ay *= k, bx *= k, by *= k, cx *= k, cy *= k, r *= k;
+  const double ex = bx - ax, ey = by - ay, wx = cx - ax, wy = cy - ay;
+  const double r2 = r * r;
   const double t = wx * ex + wy * ey;
   if (t <= 0) return wx * wx + wy * wy <= r2;
   const double ee = ex * ex + ey * ey;
   if (t >= ee) {
-    const double vx = double(c.x) - double(b.x), vy = double(c.y) - double(b.y);
+    const double vx = cx - bx, vy = cy - by;
     return vx * vx + vy * vy <= r2;
   }
   const double cross = ex * wy - ey * wx;
   return cross * cross <= r2 * ee;
 }
 
-/// Circle against a convex outline given counter-clockwise with its outward edge axes. When the centre is on the
-/// inner side of every edge it is inside; otherwise the nearest point of the outline lies on an edge whose outer
-/// side holds the centre, so only those edges are measured.
-template <class S>
-bool circle_outline(const Circle<S>& c, std::span<const Vec<2, S>> pts, std::span<const SatAxis<S>> axes) noexcept {
+/// circle_outline, at the scale k when Scaled.
+template <bool Scaled, class S>
+bool circle_outline_at(const Circle<S>& c, std::span<const Vec<2, S>> pts, std::span<const SatAxis<S>> axes,
+                       double k) noexcept {
   bool inside = true;
   const std::size_t n = pts.size();
   for (std::size_t i = 0; i < n; ++i) {
     if (dot(axes[i].normal, c.center) <= axes[i].hi) continue;
     inside = false;
-    if (segment_within(pts[i], pts[(i + 1) % n], c.center, c.radius)) return true;
+    if (segment_within<Scaled>(pts[i], pts[(i + 1) % n], c.center, c.radius, k)) return true;
   }
   return inside;
+}
+
+/// Circle against a convex outline given counter-clockwise with its outward edge axes and its bounding box. When
+/// the centre is on the inner side of every edge it is inside; otherwise the nearest point of the outline lies on
+/// an edge whose outer side holds the centre, so only those edges are measured. Double input beyond square_scale's
+/// window (a value huge, or all tiny) is measured scaled; inside it, and always for float, as it is.
+template <class S>
+bool circle_outline(const Circle<S>& c, std::span<const Vec<2, S>> pts, std::span<const SatAxis<S>> axes,
+                    const Box<2, S>& bounds) noexcept {
+  if constexpr (!unscaled_in_double<S>) {
+    const S x = std::abs(c.center.x), y = std::abs(c.center.y);
+    if (!in_square_window(x, y, c.radius, bounds.max.x, -bounds.min.x, bounds.max.y, -bounds.min.y)) [[unlikely]]
+      return circle_outline_at<true>(c, pts, axes, largest_scale(x, y, c.radius, bounds.max.x, -bounds.min.x,
+                                                                  bounds.max.y, -bounds.min.y));
+  }
+  return circle_outline_at<false>(c, pts, axes, 1.0);
+}
+
+/// Closed overlap of a circle and an oriented box turned by (cs, sn), with every input scaled by k when Scaled: the
+/// centre in the box's own frame, clamped to the half extents, is within the radius.
+template <bool Scaled, class S>
+bool circle_box_at(const Circle<S>& c, const OrientedBox<S>& o, S cs, S sn, double k) noexcept {
+  double px = double(c.center.x), py = double(c.center.y), ox = double(o.center.x), oy = double(o.center.y);
+  double hx = double(o.half_extents.x), hy = double(o.half_extents.y), r = double(c.radius);
+  if constexpr (Scaled) px *= k, py *= k, ox *= k, oy *= k, hx *= k, hy *= k, r *= k;
+  const double dx = px - ox, dy = py - oy;
+  const auto gap = [&](S nx, S ny, double half) {
+    const double along = dx * double(nx) + dy * double(ny);
+    return std::max(std::abs(along) - half, 0.0);
+  };
+  const double gx = gap(cs, sn, hx), gy = gap(-sn, cs, hy);
+  return gx * gx + gy * gy <= r * r;
 }
 
 /// True when the axis separates the point set from the range [lo, hi].
@@ -58,7 +117,9 @@ bool separates(const SatAxis<S>& a, std::span<const Vec<2, S>> pts) noexcept {
   return hi < a.lo || lo > a.hi;
 }
 
-/// Separating axis test of two convex shapes, each given by its points and its axes. O((n + m) * axes).
+/// Separating axis test of two convex shapes, each given by its points and its axes. O((n + m) * axes). Every normal
+/// has components of at most 1 (obb_axis, ConvexPolygon::axes) and each shape's own range is finite, so projecting
+/// the other shape's points never gives NaN: at worst the infinity on their own side, which compares right.
 template <class S>
 bool sat_shapes(std::span<const Vec<2, S>> pa, std::span<const SatAxis<S>> aa, std::span<const Vec<2, S>> pb,
                 std::span<const SatAxis<S>> ab) noexcept {
@@ -107,7 +168,7 @@ bool contains(const ConvexPolygon<S>& poly, const Vec<2, S>& p) noexcept {
 /// the radius. O(vertices); distances in double.
 template <class S>
 bool overlaps(const Circle<S>& c, const ConvexPolygon<S>& poly) noexcept {
-  return detail::circle_outline(c, poly.vertices(), poly.axes());
+  return detail::circle_outline(c, poly.vertices(), poly.axes(), poly.bounds());
 }
 /// Same as overlaps(circle, polygon).
 template <class S>
@@ -131,17 +192,19 @@ bool overlaps(const OrientedBox<S>& a, const OrientedBox<S>& b) noexcept {
 }
 
 /// Closed overlap of a circle and an oriented box: the centre in the box's own frame, clamped to the half
-/// extents, is within the radius. One cos and sin.
+/// extents, is within the radius. One cos and sin; in double, double input scaled by a power of two when a value
+/// is huge or all are tiny (see square_scale), so no difference or square overflows or underflows into a wrong
+/// answer.
 template <class S>
 bool overlaps(const Circle<S>& c, const OrientedBox<S>& o) noexcept {
-  const detail::ObbFrame<S> f = detail::obb_frame(o);
-  const double dx = double(c.center.x) - double(o.center.x), dy = double(c.center.y) - double(o.center.y);
-  const auto gap = [&](const detail::SatAxis<S>& a, S half) {
-    const double along = dx * double(a.normal.x) + dy * double(a.normal.y);
-    return std::max(std::abs(along) - double(half), 0.0);
-  };
-  const double gx = gap(f.axes[0], o.half_extents.x), gy = gap(f.axes[1], o.half_extents.y);
-  return gx * gx + gy * gy <= double(c.radius) * double(c.radius);
+  const S cs = std::cos(o.angle), sn = std::sin(o.angle);  // as obb_frame: the same box as the other tests see
+  if constexpr (!detail::unscaled_in_double<S>) {
+    const S x = std::abs(c.center.x), y = std::abs(c.center.y), ox = std::abs(o.center.x), oy = std::abs(o.center.y);
+    const S hx = o.half_extents.x, hy = o.half_extents.y;
+    if (!detail::in_square_window(x, y, c.radius, ox, oy, hx, hy)) [[unlikely]]
+      return detail::circle_box_at<true>(c, o, cs, sn, detail::largest_scale(x, y, c.radius, ox, oy, hx, hy));
+  }
+  return detail::circle_box_at<false>(c, o, cs, sn, 1.0);
 }
 /// Same as overlaps(circle, oriented box).
 template <class S>

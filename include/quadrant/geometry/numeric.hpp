@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // quadrant internals: rounding a box computed in double outwards into the scalar S, so that it never cuts off a
 // point it should hold. Used by the round shapes' bounding boxes, the frustum's corner box, AoiWorld's tree boxes
-// and Streamer's prefetch box. Not for direct inclusion: <quadrant/geometry.hpp> brings it.
+// and Streamer's prefetch box. Also the scale the narrow phase's squared distances are computed at. Not for direct
+// inclusion: <quadrant/geometry.hpp> brings it.
 //
 // Two roundings, kept apart because callers rely on their exact bits:
 //   round_down / round_up   the nearest S at or below (above) x: tight, and finite (clamped to S's range);
@@ -73,6 +74,16 @@ Box<D, S> outward_box(const Vec<D, S>& origin, const Vec<D, double>& lo, const V
     b.max[i] = round_up<S>(o + hi[i] + m);
   }
   return b;
+}
+
+// A power of two k for a test computed in double with squares (the narrow phase's circle against a polygon or an
+// oriented box), m being the largest magnitude among its inputs: 1 when m lies within 2^-400 .. 2^400 (every input
+// of float, and of ordinary double), where a square of a few times m cannot overflow and one that underflows is of
+// a quantity far below the rounding of m; otherwise the power of two that brings m near 1. Scaling is exact, short
+// of quantities far below the rounding of m.
+inline double square_scale(double m) noexcept {
+  if (m == 0 || (m >= 0x1p-400 && m <= 0x1p400)) return 1;
+  return std::ldexp(1.0, std::clamp(-std::ilogb(m), -1000, 1000));
 }
 
 }  // namespace quadrant::detail

@@ -88,19 +88,43 @@ inline Relation sat_box(const Box<2, S>& bounds, std::span<const SatAxis<S>> axe
 /// and their bounding box. cos/sin are evaluated here, identically for every call with the same box.
 template <class S>
 struct ObbFrame {
-  std::array<SatAxis<S>, 2> axes;      ///< u = (cos, sin) then v = (-sin, cos)
+  std::array<SatAxis<S>, 2> axes;    ///< u = (cos, sin) then v = (-sin, cos), either scaled by 1/4 (see obb_axis)
   std::array<Vec<2, S>, 4> corners;  ///< counter-clockwise from centre - u*hx - v*hy
   Box<2, S> bounds;                  ///< box of the corners
 };
+
+/// The axis n (unit length) of an oriented box with centre c and half extent h along it. Near the largest finite
+/// value centre . n + h can overflow while every corner is finite (a box turned 45 degrees about a centre at 0.9 max
+/// reaches 1.3 max along its axis), and an infinite range separates nothing. Such an axis is scaled by 1/4, which
+/// is exact (short of products below S's smallest normal value, far below the rounding of the huge centre): the
+/// range then stays within 3/4 max and a box's projection within 1/2 max, and every comparison is the same as in
+/// exact arithmetic. An axis whose range stays within 1/2 max keeps its bits: a box projected on it may overflow,
+/// but only to the infinity on its own side, which compares right with the finite range.
+template <class S>
+inline SatAxis<S> obb_axis(Vec<2, S> n, const Vec<2, S>& c, S h) noexcept {
+  S d = dot(n, c);
+  if (!(std::abs(d) + h <= std::numeric_limits<S>::max() / 2)) [[unlikely]] {
+    n = n * S(0.25);
+    h = h * S(0.25);
+    d = dot(n, c);
+  }
+  return {n, d - h, d + h};
+}
 
 template <class S>
 inline ObbFrame<S> obb_frame(const OrientedBox<S>& o) noexcept {
   const S c = std::cos(o.angle), s = std::sin(o.angle);
   const Vec<2, S> u{c, s}, v{-s, c};
   const S hx = o.half_extents.x, hy = o.half_extents.y;
-  const S cu = dot(o.center, u), cv = dot(o.center, v);
   ObbFrame<S> f;
-  f.axes = {SatAxis<S>{u, cu - hx, cu + hx}, SatAxis<S>{v, cv - hy, cv + hy}};
+  // |centre . u| + hx and |centre . v| + hy are at most |cx| + |cy| + hx + hy: below half the largest finite value
+  // (every box not near it) both axes keep their bits at the cost of one comparison; otherwise each is checked.
+  if (std::abs(o.center.x) + std::abs(o.center.y) + hx + hy <= std::numeric_limits<S>::max() / 2) [[likely]] {
+    const S cu = dot(o.center, u), cv = dot(o.center, v);
+    f.axes = {SatAxis<S>{u, cu - hx, cu + hx}, SatAxis<S>{v, cv - hy, cv + hy}};
+  } else {
+    f.axes = {obb_axis(u, o.center, hx), obb_axis(v, o.center, hy)};
+  }
   const Vec<2, S> du = u * hx, dv = v * hy;
   f.corners = {o.center - du - dv, o.center + du - dv, o.center + du + dv, o.center - du + dv};
   f.bounds = Box<2, S>{f.corners[0], f.corners[0]};
@@ -190,8 +214,11 @@ class ConvexPolygon {
   std::span<const Vec<2, S>> vertices() const noexcept { return vertices_; }
   /// The tight axis-aligned box of the vertices.
   const Box<2, S>& bounds() const noexcept { return bounds_; }
-  /// The separating axes: axes()[i] is the outward normal (not normalised) of the edge from vertex i to vertex
-  /// i + 1, with the polygon's projection range on it; hi is the edge's own offset.
+  /// The separating axes: axes()[i] is the outward normal of the edge from vertex i to vertex i + 1, with the
+  /// polygon's projection range on it; hi is the edge's own offset. The normal is the edge turned a quarter turn and
+  /// scaled by a power of two so that its larger component lies in [1/2, 1) (in [1/8, 1/4) when a coordinate
+  /// exceeds a quarter of the largest finite value): projecting any finite point then neither overflows into a
+  /// wrong answer nor loses precision to underflow above S's smallest normal value.
   std::span<const detail::SatAxis<S>> axes() const noexcept { return axes_; }
 
  private:
@@ -206,20 +233,34 @@ namespace detail {
   throw std::invalid_argument(std::string("quadrant: convex polygon: ") + defect);
 }
 
-/// Distance (in double) from p to the line through a and b, a != b.
+/// The constructor's shape checks work in double on the vertices scaled by one power of two (exact) so that the
+/// largest coordinate lies in [1/2, 1): their products and squares then neither overflow (a double polygon beyond
+/// 1e154) nor underflow (one below 1e-154), and every check depends on the outline's shape, not its magnitude.
 template <class S>
-double line_distance(const Vec<2, S>& a, const Vec<2, S>& b, const Vec<2, S>& p) noexcept {
-  const double ex = double(b.x) - double(a.x), ey = double(b.y) - double(a.y);
-  const double px = double(p.x) - double(a.x), py = double(p.y) - double(a.y);
+std::vector<Vec<2, double>> check_frame(std::span<const Vec<2, S>> pts) {
+  S m = 0;
+  for (const Vec<2, S>& p : pts) m = std::max({m, std::abs(p.x), std::abs(p.y)});
+  int e = 0;
+  std::frexp(double(m), &e);
+  std::vector<Vec<2, double>> q;
+  q.reserve(pts.size());
+  for (const Vec<2, S>& p : pts)
+    q.push_back(Vec<2, double>{std::ldexp(double(p.x), -e), std::ldexp(double(p.y), -e)});
+  return q;
+}
+
+/// Distance from p to the line through a and b, a != b (points in the check frame).
+inline double line_distance(const Vec<2, double>& a, const Vec<2, double>& b, const Vec<2, double>& p) noexcept {
+  const double ex = b.x - a.x, ey = b.y - a.y, px = p.x - a.x, py = p.y - a.y;
   return std::abs(ex * py - ey * px) / std::hypot(ex, ey);
 }
 
-/// How far a vertex may stray from the line of its neighbours and still count as on it: a few ulps of the
+/// How far a vertex may stray from the line of its neighbours and still count as on it: a few ulps (of S) of the
 /// largest coordinate involved, the rounding a caller's own arithmetic leaves in a point meant to be on the line.
 template <class S>
-double straight_tolerance(const Vec<2, S>& a, const Vec<2, S>& b, const Vec<2, S>& c) noexcept {
-  const double m = std::max({std::abs(double(a.x)), std::abs(double(a.y)), std::abs(double(b.x)),
-                             std::abs(double(b.y)), std::abs(double(c.x)), std::abs(double(c.y))});
+double straight_tolerance(const Vec<2, double>& a, const Vec<2, double>& b, const Vec<2, double>& c) noexcept {
+  const double m =
+      std::max({std::abs(a.x), std::abs(a.y), std::abs(b.x), std::abs(b.y), std::abs(c.x), std::abs(c.y)});
   return 4.0 * double(std::numeric_limits<S>::epsilon()) * m;
 }
 
@@ -239,36 +280,38 @@ ConvexPolygon<S>::ConvexPolygon(std::span<const Vec<2, S>> input) {
   if (pts.size() < 3) detail::polygon_error("zero area (fewer than 3 distinct vertices)");
 
   // All on one line: every vertex within tolerance of the line through the first vertex and the farthest one.
+  std::vector<Vec<2, double>> q = detail::check_frame<S>(pts);
   {
     std::size_t far = 1;
     double best = 0;
-    for (std::size_t i = 1; i < pts.size(); ++i) {
-      const double dx = double(pts[i].x) - double(pts[0].x), dy = double(pts[i].y) - double(pts[0].y);
+    for (std::size_t i = 1; i < q.size(); ++i) {
+      const double dx = q[i].x - q[0].x, dy = q[i].y - q[0].y;
       if (dx * dx + dy * dy > best) best = dx * dx + dy * dy, far = i;
     }
     bool flat = true;
-    for (std::size_t i = 1; i < pts.size() && flat; ++i)
-      flat = detail::line_distance(pts[0], pts[far], pts[i]) <= detail::straight_tolerance(pts[0], pts[far], pts[i]);
+    for (std::size_t i = 1; i < q.size() && flat; ++i)
+      flat = detail::line_distance(q[0], q[far], q[i]) <= detail::straight_tolerance<S>(q[0], q[far], q[i]);
     if (flat) detail::polygon_error("zero area (all vertices on one line)");
   }
 
   // Drop vertices on the straight line between their neighbours; a vertex on that line but not between them is a
   // spike (the outline turns back on itself), which no convex outline has. Repeat until nothing changes: dropping
   // one vertex can straighten the next.
-  for (bool changed = true; changed && pts.size() >= 3;) {
+  for (bool changed = true; changed && q.size() >= 3;) {
     changed = false;
-    for (std::size_t i = 0; i < pts.size() && pts.size() >= 3;) {
-      const std::size_t n = pts.size();
-      const Vec<2, S>& prev = pts[(i + n - 1) % n];
-      const Vec<2, S>& cur = pts[i];
-      const Vec<2, S>& next = pts[(i + 1) % n];
-      const double ax = double(cur.x) - double(prev.x), ay = double(cur.y) - double(prev.y);
-      const double bx = double(next.x) - double(cur.x), by = double(next.y) - double(cur.y);
+    for (std::size_t i = 0; i < q.size() && q.size() >= 3;) {
+      const std::size_t n = q.size();
+      const Vec<2, double>& prev = q[(i + n - 1) % n];
+      const Vec<2, double>& cur = q[i];
+      const Vec<2, double>& next = q[(i + 1) % n];
+      const double ax = cur.x - prev.x, ay = cur.y - prev.y;
+      const double bx = next.x - cur.x, by = next.y - cur.y;
       const bool on_line = prev == next || detail::line_distance(prev, next, cur) <=
-                                               detail::straight_tolerance(prev, next, cur);
+                                               detail::straight_tolerance<S>(prev, next, cur);
       if (on_line) {
         if (prev == next || ax * bx + ay * by <= 0) detail::polygon_error("not convex (an edge turns back)");
         pts.erase(pts.begin() + static_cast<std::ptrdiff_t>(i));
+        q.erase(q.begin() + static_cast<std::ptrdiff_t>(i));
         changed = true;
         continue;
       }
@@ -283,11 +326,10 @@ ConvexPolygon<S>::ConvexPolygon(std::span<const Vec<2, S>> input) {
   const std::size_t n = pts.size();
   int positive = 0, negative = 0, changes = 0, last_sign = 0, first_sign = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const Vec<2, S>& a = pts[i];
-    const Vec<2, S>& b = pts[(i + 1) % n];
-    const Vec<2, S>& c = pts[(i + 2) % n];
-    const double cross = (double(b.x) - double(a.x)) * (double(c.y) - double(b.y)) -
-                         (double(b.y) - double(a.y)) * (double(c.x) - double(b.x));
+    const Vec<2, double>& a = q[i];
+    const Vec<2, double>& b = q[(i + 1) % n];
+    const Vec<2, double>& c = q[(i + 2) % n];
+    const double cross = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x);
     if (cross > 0) ++positive;
     else if (cross < 0) ++negative;
     const int sign = b.x > a.x ? 1 : (b.x < a.x ? -1 : 0);
@@ -307,14 +349,25 @@ ConvexPolygon<S>::ConvexPolygon(std::span<const Vec<2, S>> input) {
   bounds_ = Box<2, S>{vertices_[0], vertices_[0]};
   for (const Vec<2, S>& p : vertices_) bounds_ = merge(bounds_, Box<2, S>{p, p});
 
-  // Edge i's outward normal for a counter-clockwise outline is (e.y, -e.x); its hi is the edge's own offset, its
-  // lo is at the antipodal vertex, found by a pointer that only moves forward (rotating calipers): O(n) total.
+  // Edge i's outward normal for a counter-clockwise outline is (e.y, -e.x), stored scaled by a power of two (see
+  // axes()): a tiny polygon's edge times a coordinate underflowed to zero, a large one's overflowed. Its hi is the
+  // edge's own offset, its lo is at the antipodal vertex, found by a pointer that only moves forward (rotating
+  // calipers): O(n) total. The documented limit stays that of the unscaled normal: the edge vector and its products
+  // with the vertices must be finite.
+  const S reach = std::max({std::abs(bounds_.min.x), std::abs(bounds_.min.y), std::abs(bounds_.max.x),
+                            std::abs(bounds_.max.y)});
+  const int extra = reach > std::numeric_limits<S>::max() / 4 ? 2 : 0;
   axes_.resize(n);
   std::size_t j = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const Vec<2, S> e = vertices_[(i + 1) % n] - vertices_[i];
-    const Vec<2, S> normal{e.y, -e.x};
-    const S hi = std::max(dot(normal, vertices_[i]), dot(normal, vertices_[(i + 1) % n]));
+    const Vec<2, S>& from = vertices_[i];
+    const Vec<2, S>& to = vertices_[(i + 1) % n];
+    const Vec<2, S> e = to - from, edge_normal{e.y, -e.x};
+    if (!is_finite(edge_normal)) detail::polygon_error("coordinates too large (edge normals overflow)");
+    int exponent = 0;
+    std::frexp(std::max(std::abs(e.x), std::abs(e.y)), &exponent);
+    const Vec<2, S> normal{std::ldexp(e.y, -exponent - extra), std::ldexp(-e.x, -exponent - extra)};
+    const S hi = std::max(dot(normal, from), dot(normal, to));
     if (i == 0) {
       for (std::size_t k = 1; k < n; ++k)
         if (dot(normal, vertices_[k]) < dot(normal, vertices_[j])) j = k;
@@ -324,7 +377,8 @@ ConvexPolygon<S>::ConvexPolygon(std::span<const Vec<2, S>> input) {
         j = (j + 1) % n;
     }
     axes_[i] = detail::SatAxis<S>{normal, dot(normal, vertices_[j]), hi};
-    if (!is_finite(normal) || !std::isfinite(axes_[i].lo) || !std::isfinite(hi))
+    if (!std::isfinite(dot(edge_normal, vertices_[j])) ||
+        !std::isfinite(std::max(dot(edge_normal, from), dot(edge_normal, to))))
       detail::polygon_error("coordinates too large (edge normals overflow)");
   }
 }
