@@ -8,6 +8,7 @@
 #pragma once
 
 #include "config.hpp"
+#include "contacts.hpp"
 #include "geometry.hpp"
 #include "handle.hpp"
 #include "neighbor.hpp"

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "radix.hpp"
+
 #include "../geometry/box.hpp"
 
 namespace quadrant::detail {
@@ -56,24 +58,10 @@ std::uint32_t morton_key(const Vec<D, S>& p, const Box<D, S>& world) noexcept {
   else return interleave(c[0], c[1], c[2]);
 }
 
-// Sorts `v` by the high 32 bits of each element (a key; the low bits ride along), stably, by least significant
-// digit first: four passes of 8 bits, a pass skipped when every key has the same digit there. `tmp` is scratch.
-// O(n); allocates only when tmp is smaller than v.
+// Sorts `v` by the high 32 bits of each element (a key; the low bits ride along), stably. `tmp` is scratch. O(n);
+// allocates only when tmp is smaller than v.
 inline void radix_sort_by_high_word(std::vector<std::uint64_t>& v, std::vector<std::uint64_t>& tmp) {
-  tmp.resize(v.size());
-  for (int shift = 32; shift < 64; shift += 8) {
-    std::size_t counts[256] = {};
-    for (const std::uint64_t x : v) ++counts[x >> shift & 0xffu];
-    if (counts[v.empty() ? 0 : v[0] >> shift & 0xffu] == v.size()) continue;
-    std::size_t at = 0;
-    for (std::size_t& c : counts) {
-      const std::size_t n = c;
-      c = at;
-      at += n;
-    }
-    for (const std::uint64_t x : v) tmp[counts[x >> shift & 0xffu]++] = x;
-    v.swap(tmp);
-  }
+  radix_sort(v, tmp, [](std::uint64_t x) { return x >> 32; }, 32);
 }
 
 }  // namespace quadrant::detail
