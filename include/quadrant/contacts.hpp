@@ -15,6 +15,7 @@
 
 #include "detail/radix.hpp"
 #include "handle.hpp"
+#include "layer_matrix.hpp"
 #include "tree.hpp"
 
 namespace quadrant {
@@ -46,22 +47,10 @@ class ContactTracker {
   /// One step: the pairs of `tree` in `layers` now, against the last step's. Throws std::invalid_argument, with
   /// the tracker unchanged, when `tree` is not the tree of the previous steps (compared by address; clear() lets
   /// a tracker follow another tree, or one that was moved).
-  void update(const tree_type& tree, std::uint32_t layers = ~0u) {
-    if (tree_ != nullptr && tree_ != &tree)
-      throw std::invalid_argument(
-          "quadrant: ContactTracker::update: another tree than the previous steps' (call clear() to switch trees)");
-    tree_ = &tree;
-    // The two pair buffers trade places every step: each gets the room of the larger, so that once warm neither
-    // grows again.
-    if (next_.capacity() < current_.capacity()) next_.reserve(current_.capacity());
-    next_.clear();
-    tree.for_each_pair([&](Handle a, Handle b) {
-      if (b.index() < a.index()) std::swap(a, b);
-      next_.push_back({key_of(a, b), {a, b}});
-    }, layers);
-    detail::radix_sort(next_, scratch_, [](const Keyed& k) { return k.key; });
-    diff();
-  }
+  void update(const tree_type& tree, std::uint32_t layers = ~0u) { step(tree, layers); }
+  /// One step with the pairs a layer collision matrix lets through (see Tree::for_each_pair(fn, matrix)); errors
+  /// as update(tree, layers).
+  void update(const tree_type& tree, const LayerMatrix& matrix) { step(tree, matrix); }
 
   /// The pairs that started overlapping at the last update, sorted by (a.index(), b.index()).
   std::span<const Contact> begun() const noexcept { return begun_; }
@@ -85,6 +74,25 @@ class ContactTracker {
     std::uint64_t key;  // a.index() << 32 | b.index(): one live pair per key at a time
     Contact pair;
   };
+
+  // Filter: a layer mask or a LayerMatrix, handed to the tree's pair walk.
+  template <class Filter>
+  void step(const tree_type& tree, const Filter& filter) {
+    if (tree_ != nullptr && tree_ != &tree)
+      throw std::invalid_argument(
+          "quadrant: ContactTracker::update: another tree than the previous steps' (call clear() to switch trees)");
+    tree_ = &tree;
+    // The two pair buffers trade places every step: each gets the room of the larger, so that once warm neither
+    // grows again.
+    if (next_.capacity() < current_.capacity()) next_.reserve(current_.capacity());
+    next_.clear();
+    tree.for_each_pair([&](Handle a, Handle b) {
+      if (b.index() < a.index()) std::swap(a, b);
+      next_.push_back({key_of(a, b), {a, b}});
+    }, filter);
+    detail::radix_sort(next_, scratch_, [](const Keyed& k) { return k.key; });
+    diff();
+  }
 
   static std::uint64_t key_of(Handle a, Handle b) noexcept { return std::uint64_t{a.index()} << 32 | b.index(); }
 

@@ -11,6 +11,7 @@
 #include "contacts.hpp"
 #include "geometry.hpp"
 #include "handle.hpp"
+#include "layer_matrix.hpp"
 #include "neighbor.hpp"
 #include "node_view.hpp"
 #include "stats.hpp"

@@ -42,6 +42,7 @@
 #include "geometry.hpp"
 #include "geometry/distance.hpp"
 #include "handle.hpp"
+#include "layer_matrix.hpp"
 #include "neighbor.hpp"
 #include "node_view.hpp"
 #include "stats.hpp"
@@ -394,15 +395,16 @@ class Tree {
   /// by later calls); fn must not mutate the tree (that throws std::logic_error; see insert).
   template <class Fn>
   PairStats for_each_pair(Fn&& fn, std::uint32_t layers = ~0u) const {
-    const detail::WalkScope walking(this);
-    PairStats st;
-    auto pair = [&](const stored_entry& a, const stored_entry& b) {
-      return detail::call_and_continue(fn, handle_of(a.id), handle_of(b.id));
-    };
-    detail::with_placement(core_.config().placement, [&](auto p) {
-      detail::pairs_walk(p, core_, layers, st, pair, 0, detail::PairSplit{}, [](std::uint32_t) {});
-    });
-    return st;
+    return pairs_with(std::forward<Fn>(fn), detail::MaskPairs{layers});
+  }
+
+  /// for_each_pair through a layer collision matrix: the pairs whose objects have a layer each that `matrix` says
+  /// collide (LayerMatrix::between(players, ~0u): players against anything; a floor layer that does not collide
+  /// with itself: no tile-tile pairs). Subtrees holding no layer the current object collides with are skipped, so a
+  /// filtered-out pair costs no box test. Costs, order and rules otherwise as for_each_pair.
+  template <class Fn>
+  PairStats for_each_pair(Fn&& fn, const LayerMatrix& matrix) const {
+    return pairs_with(std::forward<Fn>(fn), detail::MatrixPairs{matrix, matrix.active()});
   }
 
   /// for_each_pair split over `threads` threads: this one and threads - 1 started for the call (0: one per
@@ -700,9 +702,10 @@ class Tree {
           };
           detail::with_placement(core_.config().placement, [&](auto p) {
             if (piece == 0)
-              detail::pairs_walk(p, core_, layers, stats[worker], report, 0, split, on_top_task);
+              detail::pairs_walk(p, core_, detail::MaskPairs{layers}, stats[worker], report, 0, split, on_top_task);
             else
-              detail::pairs_walk(p, core_, layers, stats[worker], report, tasks[piece - 1], split, [](std::uint32_t) {});
+              detail::pairs_walk(p, core_, detail::MaskPairs{layers}, stats[worker], report, tasks[piece - 1], split,
+                                 [](std::uint32_t) {});
           });
         }
       } catch (...) {
@@ -774,6 +777,19 @@ class Tree {
     check_point(point, "nearest");
     if (std::isnan(max_distance)) throw std::invalid_argument("quadrant: nearest: max_distance is NaN");
     if (max_distance < 0) throw std::invalid_argument("quadrant: nearest: max_distance is negative");
+  }
+
+  template <class Fn, class Filter>
+  PairStats pairs_with(Fn&& fn, const Filter& filter) const {
+    const detail::WalkScope walking(this);
+    PairStats st;
+    auto pair = [&](const stored_entry& a, const stored_entry& b) {
+      return detail::call_and_continue(fn, handle_of(a.id), handle_of(b.id));
+    };
+    detail::with_placement(core_.config().placement, [&](auto p) {
+      detail::pairs_walk(p, core_, filter, st, pair, 0, detail::PairSplit{}, [](std::uint32_t) {});
+    });
+    return st;
   }
 
   std::uint32_t checked(Handle h, const char* what) const {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../geometry/box.hpp"
+#include "../layer_matrix.hpp"
 #include "../stats.hpp"
 #include "../detail/scratch.hpp"
 #include "core.hpp"
@@ -115,6 +116,23 @@ void query_walk(P, const TreeCore<D, S>& core, const Shape& query_shape, std::ui
   }
 }
 
+// What a pair walk lets through. gate(): the layers that take part at all (subtrees without any are skipped);
+// partners(mask): the layers an object with `mask` may pair with (0: it takes part in no pair). kPerPair: whether a
+// pair of objects that both take part must still be checked (a matrix), or always qualifies (one mask).
+struct MaskPairs {
+  static constexpr bool kPerPair = false;
+  std::uint32_t mask;
+  std::uint32_t gate() const noexcept { return mask; }
+  std::uint32_t partners(std::uint32_t layers) const noexcept { return (layers & mask) != 0 ? mask : 0; }
+};
+struct MatrixPairs {
+  static constexpr bool kPerPair = true;
+  const LayerMatrix& matrix;
+  std::uint32_t active;  // matrix.active()
+  std::uint32_t gate() const noexcept { return active; }
+  std::uint32_t partners(std::uint32_t layers) const noexcept { return matrix.partners(layers); }
+};
+
 // True when b lies in the interior of cell: it touches no face.
 template <int D, class S>
 bool strictly_inside(const Box<D, S>& cell, const Box<D, S>& b) noexcept {
@@ -124,10 +142,12 @@ bool strictly_inside(const Box<D, S>& cell, const Box<D, S>& b) noexcept {
 }
 
 // Entry a of node n against the entries of the nodes after n in pre-order, up to the end of bound's subtree, pruned
-// by node bounds; n's own subtree is entered or skipped as `own` says. Returns false when report stopped.
+// by node bounds and by `partners`, the layers a may pair with; n's own subtree is entered or skipped as `own`
+// says. Returns false when report stopped.
 template <int D, class S, class Entry, class Report>
 bool pairs_after(const NodeStore<D, S>& store, const Entry& a, std::uint32_t n, std::uint32_t bound, Step own,
-                 std::uint32_t layers, PairStats& st, Report& report) {
+                 std::uint32_t partners, PairStats& st, Report& report) {
+  const std::uint32_t layers = partners;
   bool go_on = true;
   store.walk(n, bound, [&](std::uint32_t m) {
     if (m == n) return own;
@@ -156,9 +176,10 @@ struct PairSplit {
 // a child's range is its parent's range filtered by the child's cell. Each entry is tested against its node's range
 // as it grows, so each pair is tested once. A walk of the subtree of `start` (a task of a split) first rebuilds
 // the stack along the path from the root, without testing.
-template <int D, class S, class Report, class OnTask>
-void parent_pairs_walk(const NodeStore<D, S>& store, std::uint32_t layers, PairStats& st, Report& report,
+template <int D, class S, class Filter, class Report, class OnTask>
+void parent_pairs_walk(const NodeStore<D, S>& store, const Filter& filter, PairStats& st, Report& report,
                        std::uint32_t start, PairSplit split, OnTask&& on_task) {
+  const std::uint32_t layers = filter.gate();
   bool go_on = true;
   using entry_type = typename NodeStore<D, S>::entry_type;
   ScratchLease<entry_type> lease;
@@ -218,8 +239,11 @@ void parent_pairs_walk(const NodeStore<D, S>& store, std::uint32_t layers, PairS
     const std::size_t d = static_cast<std::size_t>(store.depth(n));
     const std::size_t first = open(n, d);
     for (const auto& b : store.entries(n)) {
-      if ((b.layers & layers) == 0) continue;
+      const std::uint32_t partners = filter.partners(b.layers);
+      if (partners == 0) continue;
       for (std::size_t i = first; i < top; ++i) {
+        if constexpr (Filter::kPerPair)
+          if ((active[i].layers & partners) == 0) continue;
         ++st.box_tests;
         if (overlaps(active[i].box, b.box) && !(go_on = report(active[i], b))) return Step::Stop;
       }
@@ -227,7 +251,8 @@ void parent_pairs_walk(const NodeStore<D, S>& store, std::uint32_t layers, PairS
       // within the subtree of the lowest ancestor whose cell holds it strictly inside.
       std::uint32_t bound = n;
       while (bound != 0 && !strictly_inside(store.cell(bound), b.box)) bound = store.parent(bound);
-      if (bound != n && !(go_on = pairs_after(store, b, n, bound, Step::Skip, layers, st, report))) return Step::Stop;
+      if (bound != n && !(go_on = pairs_after(store, b, n, bound, Step::Skip, partners, st, report)))
+        return Step::Stop;
       active[top++] = b;
     }
     close(d);
@@ -235,17 +260,19 @@ void parent_pairs_walk(const NodeStore<D, S>& store, std::uint32_t layers, PairS
   });
 }
 
-// Every unordered overlapping pair in `layers`, once; pair(a, b) gets the two stored entries. Covers the subtree
+// Every unordered overlapping pair the filter lets through (MaskPairs, MatrixPairs), once; pair(a, b) gets the two
+// stored entries. Covers the subtree
 // of `start` (the whole tree from the root), handing nodes at split.depth to on_task (see PairSplit).
 //
 // Parent: parent_pairs_walk. Loose: each entry is tested against the later entries of its node and against every
 // node after its own in pre-order (its descendants, then the rest), pruned by node bounds; each pair is met once.
 // Leaves: all pairs within each leaf; a pair listed by several leaves is reported by the one owning its report
 // point.
-template <class P, int D, class S, class Pair, class OnTask>
-void pairs_walk(P, const TreeCore<D, S>& core, std::uint32_t layers, PairStats& st, Pair& pair, std::uint32_t start,
+template <class P, int D, class S, class Filter, class Pair, class OnTask>
+void pairs_walk(P, const TreeCore<D, S>& core, const Filter& filter, PairStats& st, Pair& pair, std::uint32_t start,
                 PairSplit split, OnTask&& on_task) {
   const NodeStore<D, S>& store = core.store();
+  const std::uint32_t layers = filter.gate();
   bool go_on = true;
   auto report = [&](const auto& a, const auto& b) {
     ++st.pairs;
@@ -254,7 +281,7 @@ void pairs_walk(P, const TreeCore<D, S>& core, std::uint32_t layers, PairStats& 
     return false;
   };
   if constexpr (P::kind == Placement::Parent) {
-    parent_pairs_walk(store, layers, st, report, start, split, on_task);
+    parent_pairs_walk(store, filter, st, report, start, split, on_task);
     return;
   }
   store.walk(start, start, [&](std::uint32_t n) {
@@ -267,10 +294,11 @@ void pairs_walk(P, const TreeCore<D, S>& core, std::uint32_t layers, PairStats& 
     const auto entries = store.entries(n);
     for (std::size_t i = 0; i < entries.size() && go_on; ++i) {
       const auto& a = entries[i];
-      if ((a.layers & layers) == 0) continue;
+      const std::uint32_t partners = filter.partners(a.layers);
+      if (partners == 0) continue;
       for (std::size_t j = i + 1; j < entries.size() && go_on; ++j) {
         const auto& b = entries[j];
-        if ((b.layers & layers) == 0) continue;
+        if ((b.layers & partners) == 0) continue;
         ++st.box_tests;
         if (!overlaps(a.box, b.box)) continue;
         if constexpr (P::kEveryLeaf)
@@ -279,7 +307,7 @@ void pairs_walk(P, const TreeCore<D, S>& core, std::uint32_t layers, PairStats& 
       }
       if constexpr (!P::kEveryLeaf) {
         if (!go_on) break;
-        go_on = pairs_after(store, a, n, 0, Step::Descend, layers, st, report);
+        go_on = pairs_after(store, a, n, 0, Step::Descend, partners, st, report);
       }
     }
     return go_on ? Step::Descend : Step::Stop;
