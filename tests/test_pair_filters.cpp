@@ -2,7 +2,7 @@
 // quadrant — pairs through a layer collision matrix: LayerMatrix itself, for_each_pair(fn, matrix) and
 // ContactTracker::update(tree, matrix) against brute force with a plain table of its own, in 2D and 3D, float and
 // double, every placement, objects with one layer or several; a mask and its matrix agree; a floor that does not
-// collide with itself costs no tile-tile box test. Seeds are fixed.
+// collide with itself costs no tile-tile box test; pair callbacks taking handles, values or both. Seeds are fixed.
 #include <quadrant/quadrant.hpp>
 
 #include <gtest/gtest.h>
@@ -186,6 +186,47 @@ TEST(PairFilters, AFloorThatIgnoresItselfCostsNoTileTests) {
     if (p != Placement::Parent) {
       EXPECT_LT(st.box_tests, 20u * 400u) << "tile-tile tests were made";
     }
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// Pair callbacks may take handles, values, or both; each form sees the same pairs, and returning false stops.
+TEST(PairCallbacks, HandlesValuesOrBoth) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(quadrant::to_string(p));
+    Config<2, float> c;
+    c.world = {{0, 0}, {100, 100}};
+    c.placement = p;
+    Tree<2, int> tree(c);
+    std::mt19937 rng(21);
+    std::uniform_real_distribution<float> at(0, 95), side(0.5f, 6);
+    for (int i = 0; i < 300; ++i) {
+      const float x = at(rng), y = at(rng);
+      tree.insert({{x, y}, {x + side(rng), y + side(rng)}}, i);
+    }
+    std::set<std::pair<int, int>> by_handles, by_values, by_both;
+    tree.for_each_pair([&](Handle a, Handle b) { by_handles.emplace(std::minmax(tree.value(a), tree.value(b))); });
+    tree.for_each_pair([&](const int& a, const int& b) { by_values.emplace(std::minmax(a, b)); });
+    tree.for_each_pair([&](Handle ha, const int& a, Handle hb, const int& b) {
+      EXPECT_EQ(tree.value(ha), a);
+      EXPECT_EQ(tree.value(hb), b);
+      by_both.emplace(std::minmax(a, b));
+    });
+    EXPECT_GT(by_handles.size(), 50u);
+    EXPECT_EQ(by_values, by_handles);
+    EXPECT_EQ(by_both, by_handles);
+    // With a matrix too.
+    std::set<std::pair<int, int>> through_matrix;
+    tree.for_each_pair([&](const int& a, const int& b) { through_matrix.emplace(std::minmax(a, b)); },
+                       LayerMatrix::all());
+    EXPECT_EQ(through_matrix, by_handles);
+    int calls = 0;
+    const quadrant::PairStats st = tree.for_each_pair([&](const int&, const int&) { return ++calls < 3; });
+    EXPECT_EQ(calls, 3);
+    EXPECT_TRUE(st.stopped);
   }
 }
 

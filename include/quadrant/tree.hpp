@@ -390,7 +390,8 @@ class Tree {
   }
 
   /// Calls fn(Handle a, Handle b) once for every unordered pair of distinct objects in `layers` whose boxes overlap
-  /// (touching counts); objects outside the mask take no part. fn returns void, or bool where false stops.
+  /// (touching counts); objects outside the mask take no part. fn may instead take the values, (const T& a, const T&
+  /// b), or both, (Handle a, const T& a, Handle b, const T& b); it returns void, or bool where false stops.
   /// Allocates nothing once warm (Parent keeps a per-thread stack of the entries above the node it visits, reused
   /// by later calls); fn must not mutate the tree (that throws std::logic_error; see insert).
   template <class Fn>
@@ -784,7 +785,7 @@ class Tree {
     const detail::WalkScope walking(this);
     PairStats st;
     auto pair = [&](const stored_entry& a, const stored_entry& b) {
-      return detail::call_and_continue(fn, handle_of(a.id), handle_of(b.id));
+      return detail::report_pair(fn, handle_of(a.id), *records_[a.id].value, handle_of(b.id), *records_[b.id].value);
     };
     detail::with_placement(core_.config().placement, [&](auto p) {
       detail::pairs_walk(p, core_, filter, st, pair, 0, detail::PairSplit{}, [](std::uint32_t) {});
