@@ -153,6 +153,46 @@ TEST(QueryStats, CountsEveryBoxTestedUnderEachPlacement) {
   }
 }
 
+// Stats::outside_world counts the objects whose box reaches outside Config::world, Stats::root_entries the entries
+// the root lists itself; a world too small for the scene shows in both, and in the pair walk's box tests.
+TEST(Stats, ObjectsOutsideTheWorldAndTheRootsLoad) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(static_cast<int>(p));
+    std::mt19937 rng(23);
+    std::uniform_real_distribution<float> at(0, 198), side(0.5f, 2);
+    std::vector<Box<2, float>> boxes;
+    for (int i = 0; i < 2000; ++i) {
+      const float x = at(rng), y = at(rng);
+      boxes.push_back({{x, y}, {x + side(rng), y + side(rng)}});
+    }
+    Config<2, float> fits = config2(p, 8, 8), small = fits;
+    fits.world = {{0, 0}, {200, 200}};
+    small.world = {{0, 0}, {100, 100}};  // a quarter of the scene's area
+    QuadTree<int> good(fits), bad(small);
+    for (int i = 0; i < 2000; ++i) {
+      good.insert(boxes[std::size_t(i)], i);
+      bad.insert(boxes[std::size_t(i)], i);
+    }
+    std::size_t outside = 0;
+    for (const auto& b : boxes) outside += !(b.min.x >= 0 && b.min.y >= 0 && b.max.x <= 100 && b.max.y <= 100);
+    const quadrant::Stats gs = good.stats(), bs = bad.stats();
+    EXPECT_EQ(gs.outside_world, 0u);
+    EXPECT_EQ(bs.outside_world, outside);
+    EXPECT_GT(outside, 1000u);
+    std::size_t root_items = 0;
+    bad.for_each_node([&](const auto& node) {
+      root_items = node.items.size();
+      return false;  // the root comes first
+    });
+    EXPECT_EQ(bs.root_entries, root_items);
+    if (p != Placement::Leaves) {
+      EXPECT_GT(bs.root_entries, 100u);
+      EXPECT_LT(gs.root_entries, 50u);
+      EXPECT_GT(bad.for_each_pair([](Handle, Handle) {}).box_tests, 4 * good.for_each_pair([](Handle, Handle) {}).box_tests);
+    }
+  }
+}
+
 TEST(Tree, BadInputThrowsAndChangesNothing) {
   for (Placement p : kPlacements) {
     SCOPED_TRACE(static_cast<int>(p));

@@ -34,6 +34,9 @@ struct Stats {
   std::size_t references = 0;  ///< node entries: = objects except under Placement::Leaves, where one object
                                ///< may be listed by several leaves
   std::size_t bytes = 0;       ///< heap memory held (pools, entry arrays, free lists), capacity included
+  std::size_t outside_world = 0;  ///< objects whose box reaches outside Config::world (they are kept and found,
+                                  ///< but pile up near the root: see docs/core.md, "Objects outside the world")
+  std::size_t root_entries = 0;   ///< entries the root lists itself: every query and pair walk tests them all
 };
 
 }  // namespace quadrant

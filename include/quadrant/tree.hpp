@@ -610,7 +610,8 @@ class Tree {
     }
   }
 
-  /// Nodes, leaves, depth, objects, entries and heap bytes. O(nodes).
+  /// Nodes, leaves, depth, objects, entries, heap bytes, objects outside the world and the root's own entries.
+  /// O(nodes + records ever live).
   Stats stats() const {
     Stats s;
     s.objects = size_;
@@ -625,6 +626,10 @@ class Tree {
       s.references += store.entries(n).size();
       return detail::Step::Descend;
     });
+    s.root_entries = store.entries(0).size();
+    const box_type& world = config().world;
+    for (const Record& rec : records_)
+      if (rec.value && !quadrant::contains(world, rec.box)) ++s.outside_world;
     return s;
   }
 
