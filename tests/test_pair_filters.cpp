@@ -26,6 +26,14 @@ using quadrant::Tree;
 
 constexpr Placement kPlacements[] = {Placement::Loose, Placement::Parent, Placement::Leaves};
 
+// A 100 x 100 world under placement p, default otherwise.
+Config<2, float> square(Placement p) {
+  Config<2, float> c;
+  c.world = {{0, 0}, {100, 100}};
+  c.placement = p;
+  return c;
+}
+
 // The oracle's matrix: a plain table, filled alongside the LayerMatrix under test.
 struct Table {
   bool collide[32][32] = {};
@@ -152,10 +160,7 @@ TEST(PairFilters, AFloorThatIgnoresItselfCostsNoTileTests) {
   constexpr std::uint32_t kFloor = 1u << 0, kPlayers = 1u << 1;
   for (Placement p : kPlacements) {
     SCOPED_TRACE(quadrant::to_string(p));
-    Config<2, float> c;
-    c.world = {{0, 0}, {100, 100}};
-    c.placement = p;
-    Tree<2, int> tree(c);
+    Tree<2, int> tree(square(p));
     for (int x = 0; x < 100; ++x)
       for (int y = 0; y < 100; ++y)
         tree.insert({{float(x), float(y)}, {float(x + 1), float(y + 1)}}, 0, kFloor);
@@ -197,10 +202,7 @@ namespace {
 TEST(PairCallbacks, HandlesValuesOrBoth) {
   for (Placement p : kPlacements) {
     SCOPED_TRACE(quadrant::to_string(p));
-    Config<2, float> c;
-    c.world = {{0, 0}, {100, 100}};
-    c.placement = p;
-    Tree<2, int> tree(c);
+    Tree<2, int> tree(square(p));
     std::mt19937 rng(21);
     std::uniform_real_distribution<float> at(0, 95), side(0.5f, 6);
     for (int i = 0; i < 300; ++i) {
