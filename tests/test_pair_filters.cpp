@@ -2,7 +2,8 @@
 // quadrant — pairs through a layer collision matrix: LayerMatrix itself, for_each_pair(fn, matrix) and
 // ContactTracker::update(tree, matrix) against brute force with a plain table of its own, in 2D and 3D, float and
 // double, every placement, objects with one layer or several; a mask and its matrix agree; a floor that does not
-// collide with itself costs no tile-tile box test; pair callbacks taking handles, values or both. Seeds are fixed.
+// collide with itself costs no tile-tile box test; pair callbacks taking handles, values or both; pairs between two
+// trees. Seeds are fixed.
 #include <quadrant/quadrant.hpp>
 
 #include <gtest/gtest.h>
@@ -230,6 +231,114 @@ TEST(PairCallbacks, HandlesValuesOrBoth) {
     EXPECT_EQ(calls, 3);
     EXPECT_TRUE(st.stopped);
   }
+}
+
+}  // namespace
+
+namespace {
+
+// Pairs between two trees against brute force: every placement of each, different worlds (objects outside them
+// too), 2D and 3D, float and double, layer masks on either side.
+template <int D, class S>
+void check_two_trees(std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  auto real = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  for (Placement pa : kPlacements) {
+    for (Placement pb : kPlacements) {
+      SCOPED_TRACE(std::string(quadrant::to_string(pa)) + " against " + quadrant::to_string(pb));
+      Config<D, S> ca, cb;
+      for (int i = 0; i < D; ++i) {
+        ca.world.min[i] = S(0);
+        ca.world.max[i] = S(100);
+        cb.world.min[i] = S(-20);
+        cb.world.max[i] = S(60);
+      }
+      ca.placement = pa;
+      cb.placement = pb;
+      ca.split_threshold = 4;
+      cb.split_threshold = 8;
+      Tree<D, int, S> a(ca);
+      Tree<D, std::string, S> b(cb);
+      struct Obj {
+        Box<D, S> box;
+        std::uint32_t layers;
+      };
+      std::vector<Obj> oa, ob;
+      auto random_box = [&] {
+        Box<D, S> box;
+        const double side = real(0, 1) < 0.05 ? real(10, 40) : real(0, 6);
+        for (int i = 0; i < D; ++i) {
+          box.min[i] = S(real(-30, 110));
+          box.max[i] = S(double(box.min[i]) + side);
+        }
+        return box;
+      };
+      for (int k = 0; k < (D == 2 ? 500 : 1200); ++k) {
+        oa.push_back({random_box(), 1u << (rng() % 2)});
+        a.insert(oa.back().box, k, oa.back().layers);
+      }
+      for (int k = 0; k < (D == 2 ? 300 : 800); ++k) {
+        ob.push_back({random_box(), 1u << (rng() % 2)});
+        b.insert(ob.back().box, std::to_string(k), ob.back().layers);
+      }
+      for (const auto& [la, lb] : {std::pair{~0u, ~0u}, std::pair{1u, ~0u}, std::pair{~0u, 2u}}) {
+        std::set<std::pair<int, int>> want, got;
+        for (std::size_t i = 0; i < oa.size(); ++i)
+          for (std::size_t j = 0; j < ob.size(); ++j) {
+            if ((oa[i].layers & la) == 0 || (ob[j].layers & lb) == 0) continue;
+            bool touch = true;
+            for (int x = 0; x < D && touch; ++x)
+              touch = !(oa[i].box.max[x] < ob[j].box.min[x] || ob[j].box.max[x] < oa[i].box.min[x]);
+            if (touch) want.emplace(int(i), int(j));
+          }
+        const quadrant::PairStats st = quadrant::for_each_pair(a, b, [&](const int& x, const std::string& y) {
+          EXPECT_TRUE(got.emplace(x, std::stoi(y)).second) << "pair reported twice";
+        }, la, lb);
+        EXPECT_EQ(got, want) << "layers " << la << ", " << lb;
+        EXPECT_EQ(st.pairs, want.size());
+        // The other way round (the walk goes over the smaller tree either way; fn gets the first tree's object
+        // first).
+        std::set<std::pair<int, int>> reversed;
+        quadrant::for_each_pair(b, a, [&](Handle hb, const std::string& y, Handle ha, const int& x) {
+          EXPECT_EQ(b.value(hb), y);
+          EXPECT_EQ(a.value(ha), x);
+          reversed.emplace(x, std::stoi(y));
+        }, lb, la);
+        EXPECT_EQ(reversed, want);
+        EXPECT_GT(want.size(), 30u);
+      }
+    }
+  }
+}
+
+TEST(TwoTreePairs, AgreeWithBruteForce2DFloat) { check_two_trees<2, float>(31); }
+TEST(TwoTreePairs, AgreeWithBruteForce3DDouble) { check_two_trees<3, double>(32); }
+
+TEST(TwoTreePairs, HandlesStopsSameTreeAndMutationInside) {
+  Tree<2, int> a(square(Placement::Loose)), b(square(Placement::Parent));
+  const Handle a1 = a.insert({{1, 1}, {3, 3}}, 1);
+  a.insert({{10, 10}, {12, 12}}, 2);
+  const Handle b1 = b.insert({{2, 2}, {4, 4}}, 10);
+  b.insert({{11, 11}, {13, 13}}, 20);
+  std::vector<std::pair<Handle, Handle>> seen;
+  quadrant::for_each_pair(a, b, [&](Handle x, Handle y) { seen.emplace_back(x, y); });
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_TRUE(a.contains(seen[0].first) && b.contains(seen[0].second));
+  EXPECT_TRUE(std::find(seen.begin(), seen.end(), std::pair{a1, b1}) != seen.end());
+  int calls = 0;
+  EXPECT_TRUE(quadrant::for_each_pair(a, b, [&](Handle, Handle) { return ++calls < 1; }).stopped);
+  EXPECT_EQ(calls, 1);
+  EXPECT_THROW(quadrant::for_each_pair(a, a, [](Handle, Handle) {}), std::invalid_argument);
+  // Both trees are walked: neither may change from the callback; other trees may.
+  Tree<2, int> other(square(Placement::Loose));
+  quadrant::for_each_pair(a, b, [&](Handle x, Handle y) {
+    EXPECT_THROW(a.erase(x), std::logic_error);
+    EXPECT_THROW(b.erase(y), std::logic_error);
+    other.insert({{0, 0}, {1, 1}}, 0);
+  });
+  EXPECT_EQ(a.size(), 2u);
+  EXPECT_EQ(b.size(), 2u);
+  EXPECT_EQ(other.size(), 2u);
 }
 
 }  // namespace

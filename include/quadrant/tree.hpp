@@ -65,6 +65,18 @@ concept TreeItem = requires { std::tuple_size<std::remove_cvref_t<E>>::value; } 
                    (std::tuple_size_v<std::remove_cvref_t<E>> == 2 ||
                     requires(E&& e) { { std::get<2>(e) } -> std::convertible_to<std::uint32_t>; });
 
+/// Calls fn once for every pair of an object of `a` in `layers_a` and an object of `b` in `layers_b` whose boxes
+/// overlap (touching counts): the pairs between a static level and the moving actors, with neither tree's own
+/// pairs. fn takes (Handle of a, Handle of b), (const TA&, const TB&) or (Handle, const TA&, Handle, const TB&),
+/// and returns void, or bool where false stops. The trees may have any placements and worlds. Each node of the
+/// tree with fewer objects walks the other once, carrying down the node's objects that reach each node's bounds,
+/// so the cost follows nodes rather than objects. Allocates nothing once warm; neither tree may change meanwhile (that throws
+/// std::logic_error; see Tree::insert). Throws std::invalid_argument when a and b are the same tree (use
+/// Tree::for_each_pair).
+template <int D, class TA, class TB, class S, class Fn>
+PairStats for_each_pair(const Tree<D, TA, S>& a, const Tree<D, TB, S>& b, Fn&& fn, std::uint32_t layers_a = ~0u,
+                        std::uint32_t layers_b = ~0u);
+
 /// The spatial index: objects of type T with D-dimensional boxes of scalar S. See the file comment for threads.
 template <int D, class T, class S = float>
 class Tree {
@@ -649,6 +661,8 @@ class Tree {
   }
 
  private:
+  template <int D2, class TA, class TB, class S2, class Fn>
+  friend PairStats for_each_pair(const Tree<D2, TA, S2>&, const Tree<D2, TB, S2>&, Fn&&, std::uint32_t, std::uint32_t);
   using stored_entry = detail::StoredEntry<D, S>;
   static constexpr std::uint32_t kNone = detail::kNone;
 
@@ -834,6 +848,100 @@ class Tree {
   std::vector<std::uint32_t> free_records_;
   std::size_t size_ = 0;
 };
+
+template <int D, class TA, class TB, class S, class Fn>
+PairStats for_each_pair(const Tree<D, TA, S>& a, const Tree<D, TB, S>& b, Fn&& fn, std::uint32_t layers_a,
+                        std::uint32_t layers_b) {
+  if (static_cast<const void*>(&a) == static_cast<const void*>(&b))
+    throw std::invalid_argument("quadrant: for_each_pair(a, b, fn): a and b are the same tree (use a.for_each_pair(fn))");
+  const detail::WalkScope walking_a(&a), walking_b(&b);
+  PairStats st;
+  bool go_on = true;
+  detail::ScratchLease<std::uint32_t> reach_lease;
+  detail::ScratchLease<std::size_t> level_lease;
+  std::vector<std::uint32_t>& reach = reach_lease.get();  // indices into x's entries, by level of the inner walk
+  std::vector<std::size_t>& level_end = level_lease.get();
+  // The walk runs over the nodes of the outer tree (ta) and, for each, over the inner one (tb): its cost follows
+  // the outer tree's nodes, so the tree with fewer objects goes outside; fn still gets a's object first.
+  auto run = [&](const auto& ta, const auto& tb, std::uint32_t la, std::uint32_t lb, auto swapped) {
+    const auto& sa = ta.core_.store();
+    const auto& sb = tb.core_.store();
+    detail::with_placement(ta.config().placement, [&](auto pa) {
+      detail::with_placement(tb.config().placement, [&](auto pb) {
+        using PA = decltype(pa);
+        using PB = decltype(pb);
+        sa.walk(0, 0, [&](std::uint32_t x) {
+          if (!sa.reaches(x, la)) return detail::Step::Skip;
+          ++st.nodes_visited;
+          const auto entries_a = sa.entries(x);
+          // Walking tb, each node on the path keeps the entries of x in la that reach its bounds (a stack of
+          // index ranges, one per depth, each its parent's filtered); a subtree none of them reaches is skipped.
+          // A node whose bounds miss an object holds no partner for it (under Leaves, the leaf reporting a pair
+          // holds the pair's report point, which lies in both boxes or, clamped into tb's world, in a boundary
+          // leaf's bounds, which are open on the world's faces).
+          reach.clear();
+          level_end.clear();
+          Box<D, S> region{};  // the box around them: b's objects that miss it are skipped with one test
+          for (std::uint32_t i = 0; i < entries_a.size(); ++i) {
+            if ((entries_a[i].layers & la) == 0) continue;
+            region = reach.empty() ? entries_a[i].box : merge(region, entries_a[i].box);
+            reach.push_back(i);
+          }
+          if (reach.empty()) return detail::Step::Descend;
+          sb.walk(0, 0, [&](std::uint32_t y) {
+            ++st.nodes_visited;
+            if (!sb.reaches(y, lb) || !overlaps(region, sb.bounds(y))) return detail::Step::Skip;
+            // level_end[d]: where the range of the node at depth d on the path ends; it starts where its parent's
+            // ends (the root's at 0).
+            const std::size_t d = static_cast<std::size_t>(sb.depth(y));
+            if (level_end.size() <= d) level_end.resize(d + 1);
+            std::size_t first = 0;
+            if (d == 0) {
+              level_end[0] = reach.size();
+            } else {
+              const std::size_t from = d >= 2 ? level_end[d - 2] : 0, to = level_end[d - 1];
+              reach.resize(to);
+              for (std::size_t k = from; k < to; ++k)
+                if (overlaps(entries_a[reach[k]].box, sb.bounds(y))) reach.push_back(reach[k]);
+              first = to;
+              level_end[d] = reach.size();
+            }
+            const std::size_t top = level_end[d];
+            if (first == top) return detail::Step::Skip;
+            for (const auto& eb : sb.entries(y)) {
+              if ((eb.layers & lb) == 0 || !overlaps(region, eb.box)) continue;
+              for (std::size_t k = first; k < top; ++k) {
+                const auto& ea = entries_a[reach[k]];
+                ++st.box_tests;
+                if (!overlaps(ea.box, eb.box)) continue;
+                if constexpr (PA::kEveryLeaf)
+                  if (!PA::reports(sa.cell(x), ea.box, eb.box, ta.config().world)) continue;
+                if constexpr (PB::kEveryLeaf)
+                  if (!PB::reports(sb.cell(y), ea.box, eb.box, tb.config().world)) continue;
+                ++st.pairs;
+                if constexpr (decltype(swapped)::value)
+                  go_on = detail::report_pair(fn, tb.handle_of(eb.id), *tb.records_[eb.id].value, ta.handle_of(ea.id),
+                                              *ta.records_[ea.id].value);
+                else
+                  go_on = detail::report_pair(fn, ta.handle_of(ea.id), *ta.records_[ea.id].value, tb.handle_of(eb.id),
+                                              *tb.records_[eb.id].value);
+                if (!go_on) {
+                  st.stopped = true;
+                  return detail::Step::Stop;
+                }
+              }
+            }
+            return detail::Step::Descend;
+          });
+          return go_on ? detail::Step::Descend : detail::Step::Stop;
+        });
+      });
+    });
+  };
+  if (b.size() < a.size()) run(b, a, layers_b, layers_a, std::true_type{});
+  else run(a, b, layers_a, layers_b, std::false_type{});
+  return st;
+}
 
 /// A quadtree of T over scalar S.
 template <class T, class S = float>

@@ -44,13 +44,14 @@ bool report_hit(Fn& fn, H handle, const T& value) {
 
 // Pair callbacks take (Handle, Handle), (const T&, const T&) or (Handle, const T&, Handle, const T&). (Handle,
 // Handle) is tried first, so a callback taking two `auto` parameters gets handles, as it always has.
-template <class Fn, class H, class T>
-bool report_pair(Fn& fn, H a, const T& va, H b, const T& vb) {
+// (The two values may differ in type: pairs between two trees.)
+template <class Fn, class H, class TA, class TB>
+bool report_pair(Fn& fn, H a, const TA& va, H b, const TB& vb) {
   if constexpr (std::is_invocable_v<Fn&, H, H>) {
     return call_and_continue(fn, a, b);
-  } else if constexpr (std::is_invocable_v<Fn&, H, const T&, H, const T&>) {
+  } else if constexpr (std::is_invocable_v<Fn&, H, const TA&, H, const TB&>) {
     return call_and_continue(fn, a, va, b, vb);
-  } else if constexpr (std::is_invocable_v<Fn&, const T&, const T&>) {
+  } else if constexpr (std::is_invocable_v<Fn&, const TA&, const TB&>) {
     return call_and_continue(fn, va, vb);
   } else {
     static_assert(always_false<Fn>,
