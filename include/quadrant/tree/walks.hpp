@@ -147,14 +147,13 @@ bool strictly_inside(const Box<D, S>& cell, const Box<D, S>& b) noexcept {
 template <int D, class S, class Entry, class Report>
 bool pairs_after(const NodeStore<D, S>& store, const Entry& a, std::uint32_t n, std::uint32_t bound, Step own,
                  std::uint32_t partners, PairStats& st, Report& report) {
-  const std::uint32_t layers = partners;
   bool go_on = true;
   store.walk(n, bound, [&](std::uint32_t m) {
     if (m == n) return own;
     ++st.nodes_visited;
-    if (!store.reaches(m, layers) || !overlaps(a.box, store.bounds(m))) return Step::Skip;
+    if (!store.reaches(m, partners) || !overlaps(a.box, store.bounds(m))) return Step::Skip;
     for (const auto& b : store.entries(m)) {
-      if ((b.layers & layers) == 0) continue;
+      if ((b.layers & partners) == 0) continue;
       ++st.box_tests;
       if (overlaps(a.box, b.box) && !(go_on = report(a, b))) return Step::Stop;
     }
