@@ -153,6 +153,66 @@ TEST(QueryStats, CountsEveryBoxTestedUnderEachPlacement) {
   }
 }
 
+// Walks prune by the box the subtree's objects occupy, not by the room the placement allows them (a loose node's
+// bounds reach half a cell beyond it): two clusters in opposite corners and a window in the empty middle, which
+// every child of the root's bounds overlap under Loose. Only the root and its children are entered, built one by
+// one or in bulk, and after every object has moved within its cluster.
+template <int D, class S>
+void check_empty_regions_skipped() {
+  constexpr std::size_t fanout = std::size_t{1} << D;
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(static_cast<int>(p));
+    std::mt19937 rng(29);
+    std::uniform_real_distribution<double> at(0, 90), side(0.5, 3), step(-2, 2);
+    Config<D, S> cfg;
+    cfg.placement = p;
+    cfg.split_threshold = 8;
+    cfg.max_depth = 8;
+    for (int i = 0; i < D; ++i) {
+      cfg.world.min[i] = 0;
+      cfg.world.max[i] = 1000;
+    }
+    std::vector<std::pair<Box<D, S>, int>> items;
+    for (int k = 0; k < 400; ++k) {
+      const double offset = k % 2 == 0 ? 0 : 900;  // lower or upper corner
+      Box<D, S> b;
+      for (int i = 0; i < D; ++i) {
+        b.min[i] = S(offset + at(rng));
+        b.max[i] = S(double(b.min[i]) + side(rng));
+      }
+      items.emplace_back(b, k);
+    }
+    Box<D, S> middle;
+    for (int i = 0; i < D; ++i) {
+      middle.min[i] = 300;
+      middle.max[i] = 700;
+    }
+    Tree<D, int, S> one(cfg), bulk(cfg);
+    std::vector<Handle> handles;
+    for (const auto& [b, v] : items) handles.push_back(one.insert(b, v));
+    bulk.assign(items);
+    for (Tree<D, int, S>* tree : {&one, &bulk}) {
+      const QueryStats st = tree->query(middle, [](const int&) { ADD_FAILURE() << "nothing lies there"; });
+      EXPECT_EQ(st.nodes_visited, 1 + fanout);
+      EXPECT_EQ(st.box_tests, 0u);
+    }
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      Box<D, S> b = items[k].first;
+      const double d = step(rng);
+      for (int i = 0; i < D; ++i) {
+        b.min[i] = S(double(b.min[i]) + d);
+        b.max[i] = S(double(b.max[i]) + d);
+      }
+      one.move(handles[k], b);
+    }
+    one.validate();
+    EXPECT_EQ(one.query(middle, [](const int&) {}).nodes_visited, 1 + fanout);
+  }
+}
+
+TEST(QueryStats, EmptyRegionsAreSkipped2DFloat) { check_empty_regions_skipped<2, float>(); }
+TEST(QueryStats, EmptyRegionsAreSkipped3DDouble) { check_empty_regions_skipped<3, double>(); }
+
 // Stats::outside_world counts the objects whose box reaches outside Config::world, Stats::root_entries the entries
 // the root lists itself; a world too small for the scene shows in both, and in the pair walk's box tests.
 TEST(Stats, ObjectsOutsideTheWorldAndTheRootsLoad) {

@@ -491,7 +491,7 @@ class Tree {
     const auto& store = core_.store();
     QueryStats st;
     detail::with_placement(core_.config().placement, [&](auto p) {
-      auto node_key = [&](std::uint32_t m) { return entry_fraction(segment, store.bounds(m)); };
+      auto node_key = [&](std::uint32_t m) { return entry_fraction(segment, prune_box(p, m)); };
       auto first_leaf = [&](const stored_entry& e, std::uint32_t n, S key_n) {
         return detail::first_leaf_of(store, e.id, n, key_n, node_key);
       };
@@ -543,7 +543,7 @@ class Tree {
     const auto& store = core_.store();
     QueryStats st;
     detail::with_placement(core_.config().placement, [&](auto p) {
-      detail::best_first<W>(p, store, layers, [&](std::uint32_t m) { return key(store.bounds(m)); }, key,
+      detail::best_first<W>(p, store, layers, [&](std::uint32_t m) { return key(prune_box(p, m)); }, key,
                             nearest_owner(point), results, st);
     });
     for (const auto& f : results.sorted()) out.push_back(Neighbor<S>{handle_of(f.id), static_cast<S>(std::sqrt(f.key))});
@@ -569,7 +569,7 @@ class Tree {
     const auto& store = core_.store();
     QueryStats st;
     detail::with_placement(core_.config().placement, [&](auto p) {
-      detail::best_first<W>(p, store, layers, [&](std::uint32_t m) { return key(store.bounds(m)); }, key,
+      detail::best_first<W>(p, store, layers, [&](std::uint32_t m) { return key(prune_box(p, m)); }, key,
                             nearest_owner(point), results, st);
     });
     return st;
@@ -777,6 +777,14 @@ class Tree {
                      store.layers(n)};
   }
 
+  // The box best-first walks (nearest, raycast) key node m by: its fit (see NodeStore::fit) under Loose and
+  // Parent; its bounds under Leaves, whose ownership rule needs the owner leaf opened by the distance to its bounds.
+  template <class P>
+  const box_type& prune_box(P, std::uint32_t m) const noexcept {
+    if constexpr (P::kEveryLeaf) return core_.store().bounds(m);
+    else return core_.store().fit(m);
+  }
+
   // Under Placement::Leaves a nearest search takes an object from the leaf owning its report point: the point of
   // its box nearest the query point. That leaf lists the object, and its bounds are no farther than the object
   // (they hold that point, or reach to infinity beyond the world's face it was clamped onto), so the walk opens it
@@ -890,7 +898,7 @@ PairStats for_each_pair(const Tree<D, TA, S>& a, const Tree<D, TB, S>& b, Fn&& f
           if (reach.empty()) return detail::Step::Descend;
           sb.walk(0, 0, [&](std::uint32_t y) {
             ++st.nodes_visited;
-            if (!sb.reaches(y, lb) || !overlaps(region, sb.bounds(y))) return detail::Step::Skip;
+            if (!sb.reaches(y, lb) || !overlaps(region, sb.fit(y))) return detail::Step::Skip;
             // level_end[d]: where the range of the node at depth d on the path ends; it starts where its parent's
             // ends (the root's at 0).
             const std::size_t d = static_cast<std::size_t>(sb.depth(y));
@@ -902,7 +910,7 @@ PairStats for_each_pair(const Tree<D, TA, S>& a, const Tree<D, TB, S>& b, Fn&& f
               const std::size_t from = d >= 2 ? level_end[d - 2] : 0, to = level_end[d - 1];
               reach.resize(to);
               for (std::size_t k = from; k < to; ++k)
-                if (overlaps(entries_a[reach[k]].box, sb.bounds(y))) reach.push_back(reach[k]);
+                if (overlaps(entries_a[reach[k]].box, sb.fit(y))) reach.push_back(reach[k]);
               first = to;
               level_end[d] = reach.size();
             }

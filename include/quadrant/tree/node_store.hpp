@@ -24,6 +24,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -72,8 +73,14 @@ class NodeStore {
   std::size_t free_blocks() const noexcept { return free_blocks_.size(); }
   bool alive(std::uint32_t n) const noexcept { return nodes_[n].alive; }
   const box_type& cell(std::uint32_t n) const noexcept { return cells_[n]; }
-  // What queries prune by: every object stored in the subtree lies inside (the root: everything).
+  // Where the placement lets the subtree's objects lie (the root: everything); what routing and splitting read.
   const box_type& bounds(std::uint32_t n) const noexcept { return bounds_[n]; }
+  // What walks prune by: a box holding every object stored in the subtree, and the fit of every child. It grows
+  // as objects arrive (or move within the node) and does not shrink when they leave, so it lies within the union
+  // of every box the subtree has held since its node was made or the tree was built; empty (min > max) for a node
+  // that has held none. Under Loose and Parent it lies inside bounds(n) as well, usually well inside: a loose
+  // node's bounds allow half a cell around it, the objects in it need only their own half size.
+  const box_type& fit(std::uint32_t n) const noexcept { return fits_[n]; }
   std::uint32_t parent(std::uint32_t n) const noexcept { return nodes_[n].parent; }
   std::uint32_t first_child(std::uint32_t n) const noexcept { return nodes_[n].first_child; }
   bool is_leaf(std::uint32_t n) const noexcept { return nodes_[n].first_child == kNone; }
@@ -140,7 +147,8 @@ class NodeStore {
 
   // Heap bytes held, capacity included.
   std::size_t bytes() const noexcept {
-    std::size_t b = nodes_.capacity() * sizeof(Node) + (cells_.capacity() + bounds_.capacity()) * sizeof(box_type) +
+    std::size_t b = nodes_.capacity() * sizeof(Node) +
+                    (cells_.capacity() + bounds_.capacity() + fits_.capacity()) * sizeof(box_type) +
                     free_blocks_.capacity() * sizeof(std::uint32_t) +
                     refs_.capacity() * sizeof(Ref) + heads_.capacity() * sizeof(std::uint32_t) +
                     entries_.capacity() * sizeof(entry_type) + entry_refs_.capacity() * sizeof(std::uint32_t);
@@ -148,7 +156,7 @@ class NodeStore {
     return b;
   }
   // Bytes of one node, for the full tree's size estimate.
-  static constexpr std::size_t node_bytes() noexcept { return sizeof(Node) + 2 * sizeof(box_type); }
+  static constexpr std::size_t node_bytes() noexcept { return sizeof(Node) + 3 * sizeof(box_type); }
 
   // ---- writes ----
 
@@ -157,6 +165,7 @@ class NodeStore {
   void reset(const box_type& cell, const box_type& bounds) {
     cells_.resize(std::max<std::size_t>(nodes_.size(), 1));
     bounds_.resize(std::max<std::size_t>(nodes_.size(), 1));
+    fits_.resize(std::max<std::size_t>(nodes_.size(), 1));
     nodes_.resize(std::max<std::size_t>(nodes_.size(), 1));
     // Every range is free now: the whole array starts over.
     entries_.clear();
@@ -184,6 +193,8 @@ class NodeStore {
       node.layers = 0;
       return Step::Descend;
     });
+    // Every fit, not only the occupied subtrees': a fit must hold its children's.
+    std::fill(fits_.begin(), fits_.end(), empty_box());
     drop_references();
   }
 
@@ -192,6 +203,7 @@ class NodeStore {
     *this = NodeStore{};
     cells_.resize(1);
     bounds_.resize(1);
+    fits_.resize(1);
     nodes_.resize(1);
     init_node(0, cell, bounds, kNone, 0);
   }
@@ -265,6 +277,7 @@ class NodeStore {
         const std::uint32_t n = opaque(refs_[r].node);
         prefetch(&nodes_[n]);
         prefetch(&cells_[n]);
+        prefetch(&fits_[n]);
         if constexpr (Bounds) prefetch(&bounds_[n]);
       } else {
         const std::uint32_t first = opaque(nodes_[opaque(refs_[r].node)].first);
@@ -275,7 +288,16 @@ class NodeStore {
 
   // Gives every entry of object `id` the box `box` (the object stays in the same nodes).
   void set_object_box(std::uint32_t id, const box_type& box) noexcept {
-    for (std::uint32_t r = heads_[id]; r != kNone; r = refs_[r].next) entry_at(r).box = box;
+    for (std::uint32_t r = heads_[id]; r != kNone; r = refs_[r].next) {
+      entry_at(r).box = box;
+      grow_fit(refs_[r].node, box);
+    }
+  }
+
+  // Grows the fit of n, and of its ancestors, to hold `box`. The climb ends at the first fit that holds it already:
+  // that fit's ancestors hold it too.
+  void grow_fit(std::uint32_t n, const box_type& box) noexcept {
+    for (; n != kNone && !contains(fits_[n], box); n = nodes_[n].parent) fits_[n] = merge(fits_[n], box);
   }
   // Gives every entry of object `id` the mask `layers`; calls changed(n) for each node listing it.
   template <class Changed>
@@ -413,9 +435,20 @@ class NodeStore {
                 "quadrant: a stored entry is its box and two 32-bit words");
   static_assert(sizeof(Node) == 40, "quadrant: a node is 40 bytes");
 
+  // The fit of a node that holds nothing: min > max on every axis, so any box merged into it is the result.
+  static constexpr box_type empty_box() noexcept {
+    box_type b;
+    for (int i = 0; i < D; ++i) {
+      b.min[i] = std::numeric_limits<S>::max();
+      b.max[i] = std::numeric_limits<S>::lowest();
+    }
+    return b;
+  }
+
   void init_node(std::uint32_t n, const box_type& cell, const box_type& bounds, std::uint32_t parent, int depth) {
     cells_[n] = cell;
     bounds_[n] = bounds;
+    fits_[n] = empty_box();
     Node& node = nodes_[n];
     node.parent = parent;
     node.first_child = kNone;
@@ -506,6 +539,7 @@ class NodeStore {
     // The box arrays first: slots() is nodes_.size(), so spare room in them is harmless if a later one throws.
     cells_.resize(first + kFanout);
     bounds_.resize(first + kFanout);
+    fits_.resize(first + kFanout);
     nodes_.resize(first + kFanout);
     return static_cast<std::uint32_t>(first);
   }
@@ -527,6 +561,7 @@ class NodeStore {
     Node& node = nodes_[n];
     refs_[r].node = n;
     refs_[r].slot = node.size;
+    grow_fit(n, e.box);
     entries_[node.first + node.size] = e;
     entry_refs_[node.first + node.size] = r;
     ++node.size;
@@ -577,7 +612,7 @@ class NodeStore {
   }
 
   std::vector<Node> nodes_;
-  std::vector<box_type> cells_, bounds_;  // by node index, beside nodes_
+  std::vector<box_type> cells_, bounds_, fits_;  // by node index, beside nodes_
   std::vector<std::uint32_t> free_blocks_;
   std::vector<Ref> refs_;
   std::uint32_t free_ref_ = kNone;

@@ -56,6 +56,8 @@ void validate_tree(const TreeCore<D, S>& core, const Records& records) {
             fail(at + "child " + std::to_string(k) + " cell is not a half of the parent's");
           if (!(store.bounds(c) == P::child_bounds(store.cell(c), store.bounds(n), config.world)))
             fail(at + "child " + std::to_string(k) + " bounds are wrong");
+          if (store.count(c) != 0 && !contains(store.fit(n), store.fit(c)))
+            fail(at + "child " + std::to_string(k) + " fit is not inside the parent's");
           below += store.count(c);
           layers |= store.layers(c);
           ++k;
@@ -84,6 +86,7 @@ void validate_tree(const TreeCore<D, S>& core, const Records& records) {
         if constexpr (P::kEveryLeaf) belongs = overlaps(store.cell(n), core.clamped(e.box));
         else belongs = core.belongs(p, n, e.box);
         if (!belongs) fail(item + "object does not belong here");
+        if (!contains(store.fit(n), e.box)) fail(item + "object is not inside its node's fit");
       }
       total_entries += entries.size();
       return Step::Descend;

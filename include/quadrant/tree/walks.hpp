@@ -56,9 +56,9 @@ bool report_subtree(const NodeStore<D, S>& store, std::uint32_t top, std::uint32
   return go_on;
 }
 
-// Loose and Parent: every object lies inside its node's bounds, so a subtree whose bounds lie inside the shape
-// is reported without testing its objects, and one whose bounds miss the shape is skipped. The root's bounds are
-// everything (objects outside the world live there): it is always crossed.
+// Loose and Parent: every object of a subtree lies inside its node's fit, so a subtree whose fit lies inside the
+// shape is reported without testing its objects, and one whose fit misses the shape is skipped. The root is always
+// crossed (it is the one node most queries cross).
 //
 // Shapes whose classify takes a mask of the tests still to make (Frustum: six planes and the corners' box) start
 // each node from its parent's mask, so a child skips the planes its parent lies wholly inside. The walk is
@@ -82,10 +82,10 @@ void query_walk(P, const TreeCore<D, S>& core, const Shape& query_shape, std::ui
         if constexpr (masked) {
           const std::size_t d = static_cast<std::size_t>(store.depth(n));
           std::uint32_t mask = d <= kMaskDepth ? masks[d - 1] : ~0u;
-          rel = classify(shape, store.bounds(n), mask);
+          rel = classify(shape, store.fit(n), mask);
           if (d < kMaskDepth) masks[d] = mask;
         } else {
-          rel = classify(shape, store.bounds(n));
+          rel = classify(shape, store.fit(n));
         }
       }
       if (rel == Relation::Outside) return Step::Skip;
@@ -103,7 +103,8 @@ void query_walk(P, const TreeCore<D, S>& core, const Shape& query_shape, std::ui
     const Box<D, S> cq = core.clamped(qbox);
     store.walk(0, 0, [&](std::uint32_t n) {
       ++st.nodes_visited;
-      if (!store.reaches(n, layers) || !overlaps(store.cell(n), cq)) return Step::Skip;
+      // The fit prunes too: the leaf owning an object's report point lists it, so its fit holds the object.
+      if (!store.reaches(n, layers) || !overlaps(store.cell(n), cq) || !overlaps(store.fit(n), qbox)) return Step::Skip;
       const bool go_on = report_entries(store.entries(n), layers, st, [&](const auto& e) {
         ++st.box_tests;
         if (!overlaps(e.box, qbox) || !P::reports(store.cell(n), e.box, qbox, core.world())) return false;
@@ -151,7 +152,7 @@ bool pairs_after(const NodeStore<D, S>& store, const Entry& a, std::uint32_t n, 
   store.walk(n, bound, [&](std::uint32_t m) {
     if (m == n) return own;
     ++st.nodes_visited;
-    if (!store.reaches(m, partners) || !overlaps(a.box, store.bounds(m))) return Step::Skip;
+    if (!store.reaches(m, partners) || !overlaps(a.box, store.fit(m))) return Step::Skip;
     for (const auto& b : store.entries(m)) {
       if ((b.layers & partners) == 0) continue;
       ++st.box_tests;
@@ -198,7 +199,7 @@ void parent_pairs_walk(const NodeStore<D, S>& store, const Filter& filter, PairS
     }
     const std::size_t from = d >= 2 ? level_end[d - 2] : 0, to = level_end[d - 1];
     top = to;
-    const auto& cell = store.bounds(n);
+    const auto& cell = store.fit(n);
     reserve(to + (to - from) + store.entries(n).size());
     // Branch-free: every entry is copied and kept only when it reaches the cell (a coin toss to predict).
     st.box_tests += to - from;
