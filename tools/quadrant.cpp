@@ -9,6 +9,8 @@
 // value for bad arguments.
 #include <cstdio>
 #include <exception>
+#include <filesystem>
+#include <system_error>
 #include <string>
 #include <vector>
 
@@ -84,12 +86,22 @@ int main(int argc, char** argv) {
           ->check(CLI::Range(2, kMaxObjects));
   demo->add_option("--seed", opt.seed, "random seed of the scene")->capture_default_str();
   demo->add_flag("--quick", opt.quick, "few frames and configurations: a smoke test");
-  demo->add_option("--svg", opt.svg_dir, "write each scenario's pictures (SVG) into this existing directory")
-      ->check(CLI::ExistingDirectory);
+  demo->add_option("--svg", opt.svg_dir, "write each scenario's pictures (SVG) into this directory (made if missing)");
 
   CLI11_PARSE(app, argc, argv);
   opt.frames_set = frames->count() > 0;
   opt.objects_set = objects->count() > 0;
+
+  if (!opt.svg_dir.empty()) {
+    // Made before any scenario runs, so that a path that cannot be a directory fails at once, not after minutes.
+    std::error_code ec;
+    std::filesystem::create_directories(opt.svg_dir, ec);
+    if (ec || !std::filesystem::is_directory(opt.svg_dir)) {
+      std::fprintf(stderr, "quadrant: error: --svg %s: cannot make the directory (%s)\n", opt.svg_dir.c_str(),
+                   ec ? ec.message().c_str() : "a file of that name exists");
+      return 2;
+    }
+  }
 
   try {
     if (demo->parsed()) return run_demo(opt);
