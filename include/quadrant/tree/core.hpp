@@ -35,6 +35,7 @@ class TreeCore {
   // than 2^24 nodes.
   explicit TreeCore(const Config<D, S>& config) : config_(config) {
     if (config_.split_threshold == 0) check_full_tree_size();
+    store_.set_several(config_.placement == Placement::Leaves);
     store_.reset(config_.world, everything<D, S>());
     if (config_.split_threshold == 0) build_full_tree();
   }

@@ -11,12 +11,14 @@
 // vector grows.
 //
 // The entries of all nodes share one array: a node owns the range [first, first + cap) and uses its first `size`
-// slots, and a parallel array names each entry's reference. A bulk build lays the ranges out exactly, in
-// pre-order, so a walk reads the entries front to back. A node that outgrows its range moves to a range of twice
-// the room (at the end, or one freed earlier of that size class) and leaves its old range to the free list of its
-// class; so steady churn reuses space instead of growing. A reference records where one entry of an object sits
-// (node, slot within the node); the references of one object form a doubly linked chain (several under
-// Placement::Leaves), so erase and move find its entries in O(1).
+// slots. A bulk build lays the ranges out exactly, in pre-order, so a walk reads the entries front to back. A node
+// that outgrows its range moves to a range of twice the room (at the end, or one freed earlier of that size class)
+// and leaves its old range to the free list of its class; so steady churn reuses space instead of growing.
+//
+// A reference records where one entry of an object sits (node, slot within the node), so erase and move find its
+// entries in O(1). Where an object has one entry (Loose, Parent) its reference is its record index and an entry's
+// reference is its id: 8 bytes an object. Where it may have several (Leaves), references come from a pool, each
+// object's form a doubly linked chain from its head, and an array parallel to the entries names each entry's.
 #pragma once
 
 #include <algorithm>
@@ -112,16 +114,22 @@ class NodeStore {
     return {entries_.data() + nodes_[n].first, nodes_[n].count};
   }
   std::uint32_t entry_ref(std::uint32_t n, std::uint32_t slot) const noexcept {
-    return entry_refs_[nodes_[n].first + slot];
+    const std::uint32_t at = nodes_[n].first + slot;
+    return several_ ? entry_refs_[at] : entries_[at].id;
   }
 
   // An object's references: for (r = first_ref(id); r != kNone; r = next_ref(r)) visits every node listing it.
-  std::uint32_t first_ref(std::uint32_t id) const noexcept { return id < heads_.size() ? heads_[id] : kNone; }
-  std::uint32_t next_ref(std::uint32_t r) const noexcept { return refs_[r].next; }
-  std::uint32_t prev_ref(std::uint32_t r) const noexcept { return refs_[r].prev; }
-  std::uint32_t ref_node(std::uint32_t r) const noexcept { return refs_[r].node; }
-  std::uint32_t ref_slot(std::uint32_t r) const noexcept { return refs_[r].slot; }
-  std::size_t ref_slots() const noexcept { return refs_.size(); }
+  std::uint32_t first_ref(std::uint32_t id) const noexcept {
+    if (several_) return id < heads_.size() ? heads_[id] : kNone;
+    return id < locs_.size() && locs_[id].node != kNone ? id : kNone;
+  }
+  std::uint32_t next_ref(std::uint32_t r) const noexcept { return several_ ? links_[r].next : kNone; }
+  std::uint32_t prev_ref(std::uint32_t r) const noexcept { return several_ ? links_[r].prev : kNone; }
+  std::uint32_t ref_node(std::uint32_t r) const noexcept { return locs_[r].node; }
+  std::uint32_t ref_slot(std::uint32_t r) const noexcept { return locs_[r].slot; }
+  std::size_t ref_slots() const noexcept { return locs_.size(); }
+  // Whether an object may be listed by several nodes (Placement::Leaves): references are then pooled and chained.
+  bool several() const noexcept { return several_; }
 
   // The node that follows n's subtree in pre-order, staying inside `bound`'s subtree; kNone at the end.
   std::uint32_t next_after_subtree(std::uint32_t n, std::uint32_t bound) const noexcept {
@@ -150,7 +158,8 @@ class NodeStore {
     std::size_t b = nodes_.capacity() * sizeof(Node) +
                     (cells_.capacity() + bounds_.capacity() + fits_.capacity()) * sizeof(box_type) +
                     free_blocks_.capacity() * sizeof(std::uint32_t) +
-                    refs_.capacity() * sizeof(Ref) + heads_.capacity() * sizeof(std::uint32_t) +
+                    locs_.capacity() * sizeof(Loc) + links_.capacity() * sizeof(Link) +
+                    heads_.capacity() * sizeof(std::uint32_t) +
                     entries_.capacity() * sizeof(entry_type) + entry_refs_.capacity() * sizeof(std::uint32_t);
     for (const auto& list : free_ranges_) b += list.capacity() * sizeof(std::uint32_t);
     return b;
@@ -198,9 +207,14 @@ class NodeStore {
     drop_references();
   }
 
+  // Chooses how objects find their entries (see several()); only while the store holds no object.
+  void set_several(bool several) noexcept { several_ = several; }
+
   // Forgets everything, memory included, leaving one root (what a moved-from tree holds).
   void release(const box_type& cell, const box_type& bounds) {
+    const bool several = several_;
     *this = NodeStore{};
+    several_ = several;
     cells_.resize(1);
     bounds_.resize(1);
     fits_.resize(1);
@@ -210,14 +224,18 @@ class NodeStore {
 
   // Room for objects with record index < n.
   void reserve_objects(std::size_t n) {
-    if (heads_.size() < n) heads_.resize(n, kNone);
+    if (several_) {
+      if (heads_.size() < n) heads_.resize(n, kNone);
+    } else if (locs_.size() < n) {
+      locs_.resize(n);
+    }
   }
 
   // Room for the entries of `n` objects in all, across nodes (a bulk build's total), so the array does not grow
   // while they are listed.
   void reserve_entries(std::size_t n) {
     entries_.reserve(n);
-    entry_refs_.reserve(n);
+    if (several_) entry_refs_.reserve(n);
   }
 
   // A bulk build visits nodes in pre-order: a node that lists no entry of its own gets an empty range at the end of
@@ -243,7 +261,7 @@ class NodeStore {
   // Swap-removes entry `slot` of node n and frees its reference.
   void remove_entry(std::uint32_t n, std::uint32_t slot) {
     const std::uint32_t at = nodes_[n].first + slot;
-    unlink_ref(entries_[at].id, entry_refs_[at]);
+    unlink_ref(entries_[at].id, entry_ref(n, slot));
     erase_slot(n, slot);
   }
 
@@ -251,46 +269,46 @@ class NodeStore {
   // after the entry is gone.
   template <class Left>
   void remove_object(std::uint32_t id, Left&& left) {
-    while (heads_[id] != kNone) {
-      const std::uint32_t r = heads_[id];
-      const std::uint32_t n = refs_[r].node;
-      erase_slot(n, refs_[r].slot);
+    for (std::uint32_t r = first_ref(id); r != kNone; r = first_ref(id)) {
+      const std::uint32_t n = locs_[r].node;
+      erase_slot(n, locs_[r].slot);
       unlink_ref(id, r);
       left(n);
     }
   }
 
   // Software prefetch for a batch of updates, one stage per call, each stage reading what the one before fetched
-  // (the references chain heads_ -> refs_ -> nodes_ -> entries_): stage 0 the object's first reference, 1 the
+  // (the references chain (heads_ ->) locs_ -> nodes_ -> entries_): stage 0 the object's first reference, 1 the
   // reference, 2 its node and cell (and bounds when `Bounds`), 3 its entry. Only hints: a stale address is
   // harmless.
   template <int Stage, bool Bounds = true>
   void prefetch_object(std::uint32_t id) const noexcept {
     if constexpr (Stage == 0) {
-      prefetch(&heads_[id]);
+      if (several_) prefetch(&heads_[id]);
+      else prefetch(&locs_[id]);
     } else {
-      const std::uint32_t r = opaque(heads_[id]);
+      const std::uint32_t r = several_ ? opaque(heads_[id]) : id;
       if (r == kNone) return;
       if constexpr (Stage == 1) {
-        prefetch(&refs_[r]);
+        if (several_) prefetch(&locs_[r]);
       } else if constexpr (Stage == 2) {
-        const std::uint32_t n = opaque(refs_[r].node);
+        const std::uint32_t n = opaque(locs_[r].node);
         prefetch(&nodes_[n]);
         prefetch(&cells_[n]);
         prefetch(&fits_[n]);
         if constexpr (Bounds) prefetch(&bounds_[n]);
       } else {
-        const std::uint32_t first = opaque(nodes_[opaque(refs_[r].node)].first);
-        prefetch(&entries_[first + refs_[r].slot]);
+        const std::uint32_t first = opaque(nodes_[opaque(locs_[r].node)].first);
+        prefetch(&entries_[first + locs_[r].slot]);
       }
     }
   }
 
   // Gives every entry of object `id` the box `box` (the object stays in the same nodes).
   void set_object_box(std::uint32_t id, const box_type& box) noexcept {
-    for (std::uint32_t r = heads_[id]; r != kNone; r = refs_[r].next) {
+    for (std::uint32_t r = first_ref(id); r != kNone; r = next_ref(r)) {
       entry_at(r).box = box;
-      grow_fit(refs_[r].node, box);
+      grow_fit(locs_[r].node, box);
     }
   }
 
@@ -302,9 +320,9 @@ class NodeStore {
   // Gives every entry of object `id` the mask `layers`; calls changed(n) for each node listing it.
   template <class Changed>
   void set_object_layers(std::uint32_t id, std::uint32_t layers, Changed&& changed) {
-    for (std::uint32_t r = heads_[id]; r != kNone; r = refs_[r].next) {
+    for (std::uint32_t r = first_ref(id); r != kNone; r = next_ref(r)) {
       entry_at(r).layers = layers;
-      changed(refs_[r].node);
+      changed(locs_[r].node);
     }
   }
 
@@ -329,12 +347,12 @@ class NodeStore {
     const std::uint32_t size = nodes_[n].size;
     for (std::uint32_t i = 0; i < size; ++i) {
       const entry_type e = entries_[nodes_[n].first + i];
-      const std::uint32_t r = entry_refs_[nodes_[n].first + i];
+      const std::uint32_t r = entry_ref(n, i);
       const std::uint32_t mask = targets(e);
       if (mask == 0) {
         entries_[nodes_[n].first + kept] = e;
-        entry_refs_[nodes_[n].first + kept] = r;
-        refs_[r].slot = kept++;
+        if (several_) entry_refs_[nodes_[n].first + kept] = r;
+        locs_[r].slot = kept++;
         continue;
       }
       ++removed;
@@ -367,7 +385,7 @@ class NodeStore {
       // Appending to a may grow the array: m's entries are addressed by index.
       for (std::uint32_t i = 0; i < nodes_[m].size; ++i) {
         const entry_type e = entries_[nodes_[m].first + i];
-        const std::uint32_t r = entry_refs_[nodes_[m].first + i];
+        const std::uint32_t r = entry_ref(m, i);
         if (!keep(e, m)) {
           unlink_ref(e.id, r);
           ++dropped;
@@ -425,9 +443,13 @@ class NodeStore {
     std::uint32_t first = 0, size = 0, cap = 0;  // entries_[first, first + size) in use, cap reserved
     bool alive = false;
   };
-  // Where one entry of an object sits; doubly linked per object.
-  struct Ref {
-    std::uint32_t node = kNone, slot = 0, prev = kNone, next = kNone;
+  // Where one entry of an object sits.
+  struct Loc {
+    std::uint32_t node = kNone, slot = 0;
+  };
+  // The chain of one object's references (several() only); a freed reference waits on the free list by `next`.
+  struct Link {
+    std::uint32_t prev = kNone, next = kNone;
   };
 
   static_assert(sizeof(StoredEntry<2, float>) == 24 && sizeof(StoredEntry<3, float>) == 32 &&
@@ -484,7 +506,7 @@ class NodeStore {
     }
   }
 
-  entry_type& entry_at(std::uint32_t r) noexcept { return entries_[nodes_[refs_[r].node].first + refs_[r].slot]; }
+  entry_type& entry_at(std::uint32_t r) noexcept { return entries_[nodes_[locs_[r].node].first + locs_[r].slot]; }
 
   // A freed range of cap c waits in class floor(log2 c) and serves requests of up to 2^class entries.
   void release_range(std::uint32_t n) {
@@ -512,12 +534,12 @@ class NodeStore {
     if (top >= std::size_t{kNone}) throw std::length_error("quadrant: more than 2^32 node entries");
     if (top != end) {
       entries_.resize(top);
-      entry_refs_.resize(top);
+      if (several_) entry_refs_.resize(top);
     }
     if (reuse) free_ranges_[c].pop_back();
     if (!last) {
       std::copy_n(entries_.begin() + node.first, node.size, entries_.begin() + first);
-      std::copy_n(entry_refs_.begin() + node.first, node.size, entry_refs_.begin() + first);
+      if (several_) std::copy_n(entry_refs_.begin() + node.first, node.size, entry_refs_.begin() + first);
       const std::uint32_t size = node.size;
       release_range(n);
       nodes_[n].size = size;
@@ -550,20 +572,24 @@ class NodeStore {
   }
 
   void drop_references() noexcept {
-    refs_.clear();
-    free_ref_ = kNone;
-    std::fill(heads_.begin(), heads_.end(), kNone);
+    if (several_) {
+      locs_.clear();
+      links_.clear();
+      free_ref_ = kNone;
+      std::fill(heads_.begin(), heads_.end(), kNone);
+    } else {
+      std::fill(locs_.begin(), locs_.end(), Loc{});
+    }
   }
 
   void append(std::uint32_t n, const entry_type& e, std::uint32_t r) {
     packed_ = false;
     if (nodes_[n].size == nodes_[n].cap) relocate(n, nodes_[n].size + 1, true);
     Node& node = nodes_[n];
-    refs_[r].node = n;
-    refs_[r].slot = node.size;
+    locs_[r] = Loc{n, node.size};
     grow_fit(n, e.box);
     entries_[node.first + node.size] = e;
-    entry_refs_[node.first + node.size] = r;
+    if (several_) entry_refs_[node.first + node.size] = r;
     ++node.size;
   }
 
@@ -574,8 +600,8 @@ class NodeStore {
     const std::uint32_t last = node.size - 1;
     if (slot != last) {
       entries_[node.first + slot] = entries_[node.first + last];
-      entry_refs_[node.first + slot] = entry_refs_[node.first + last];
-      refs_[entry_refs_[node.first + slot]].slot = slot;
+      if (several_) entry_refs_[node.first + slot] = entry_refs_[node.first + last];
+      locs_[entry_ref(n, slot)].slot = slot;
     }
     --node.size;
   }
@@ -583,45 +609,52 @@ class NodeStore {
   std::uint32_t allocate_ref() {
     if (free_ref_ != kNone) {
       const std::uint32_t r = free_ref_;
-      free_ref_ = refs_[r].next;
-      refs_[r] = Ref{};
+      free_ref_ = links_[r].next;
+      locs_[r] = Loc{};
+      links_[r] = Link{};
       return r;
     }
-    if (refs_.size() >= std::size_t{kNone} - 1) throw std::length_error("quadrant: more than 2^32 node entries");
-    refs_.emplace_back();
-    return static_cast<std::uint32_t>(refs_.size() - 1);
+    if (locs_.size() >= std::size_t{kNone} - 1) throw std::length_error("quadrant: more than 2^32 node entries");
+    // links_ first: if the second push throws, the pool's size (locs_) is unchanged and the spare link is harmless.
+    links_.emplace_back();
+    locs_.emplace_back();
+    return static_cast<std::uint32_t>(locs_.size() - 1);
   }
 
   // Adds a reference for object `id`, linked first in its chain.
   std::uint32_t link_ref(std::uint32_t id) {
+    if (!several_) return id;  // the record index; append records where the entry sits
     const std::uint32_t r = allocate_ref();
-    refs_[r].next = heads_[id];
-    if (heads_[id] != kNone) refs_[heads_[id]].prev = r;
+    links_[r].next = heads_[id];
+    if (heads_[id] != kNone) links_[heads_[id]].prev = r;
     heads_[id] = r;
     return r;
   }
 
   void unlink_ref(std::uint32_t id, std::uint32_t r) noexcept {
-    Ref& ref = refs_[r];
-    if (ref.prev != kNone) refs_[ref.prev].next = ref.next;
-    else heads_[id] = ref.next;
-    if (ref.next != kNone) refs_[ref.next].prev = ref.prev;
-    ref.node = kNone;
-    ref.next = free_ref_;
+    locs_[r].node = kNone;
+    if (!several_) return;
+    Link& link = links_[r];
+    if (link.prev != kNone) links_[link.prev].next = link.next;
+    else heads_[id] = link.next;
+    if (link.next != kNone) links_[link.next].prev = link.prev;
+    link.next = free_ref_;
     free_ref_ = r;
   }
 
   std::vector<Node> nodes_;
   std::vector<box_type> cells_, bounds_, fits_;  // by node index, beside nodes_
   std::vector<std::uint32_t> free_blocks_;
-  std::vector<Ref> refs_;
+  std::vector<Loc> locs_;    // by reference: by object record index unless several_
+  std::vector<Link> links_;  // by reference, several_ only
   std::uint32_t free_ref_ = kNone;
-  std::vector<std::uint32_t> heads_;  // per object record: its first reference
+  std::vector<std::uint32_t> heads_;  // several_ only, per object record: its first reference
   std::vector<entry_type> entries_;        // every node's entries, in ranges
-  std::vector<std::uint32_t> entry_refs_;  // parallel to entries_: each entry's reference
+  std::vector<std::uint32_t> entry_refs_;  // several_ only, parallel to entries_: each entry's reference
   std::array<std::vector<std::uint32_t>, 32> free_ranges_;  // freed ranges by size class
   std::vector<std::uint32_t> blocks_;  // collapse's scratch
   bool packed_ = false;                // see packed()
+  bool several_ = false;               // see several()
 };
 
 }  // namespace quadrant::detail
