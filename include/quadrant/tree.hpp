@@ -159,8 +159,6 @@ class Tree {
       free_records_.push_back(id);
       throw;
     }
-    rec.box = box;
-    rec.layers = layers;
     ++size_;
     core_.place({box, id, layers});
     return Handle(id, generations_[id], tag_);
@@ -212,19 +210,19 @@ class Tree {
       records_.resize(n);
     }
     free_records_.reserve(records_.size());
+    // The entries in slot order (the build's input): the objects' boxes and layers live in their entries only.
     detail::ScratchLease<stored_entry> entries_lease;
     std::vector<stored_entry>& entries = entries_lease.get();
-    entries.reserve(n);
+    entries.resize(n);
     empty_slots_from(static_cast<std::uint32_t>(n));
     try {
       i = 0;
       for (auto&& item : items) {
         const std::uint32_t slot = static_cast<std::uint32_t>(slots[i]);
-        Record& rec = records_[slot];
-        rec.box = std::get<0>(item);
-        if constexpr (with_layers) rec.layers = static_cast<std::uint32_t>(std::get<2>(item));
-        else rec.layers = ~0u;
-        rec.value.emplace(std::get<1>(std::forward<decltype(item)>(item)));
+        std::uint32_t layers = ~0u;
+        if constexpr (with_layers) layers = static_cast<std::uint32_t>(std::get<2>(item));
+        entries[slot] = {std::get<0>(item), slot, layers};
+        records_[slot].value.emplace(std::get<1>(std::forward<decltype(item)>(item)));
         handles[i++] = Handle(slot, generations_[slot], tag_);
       }
     } catch (...) {
@@ -232,7 +230,6 @@ class Tree {
       throw;
     }
     size_ = n;
-    for (std::uint32_t id = 0; id < n; ++id) entries.push_back({records_[id].box, id, records_[id].layers});
     core_.build(entries);
   }
   /// assign(items, handles), returning the handles.
@@ -274,9 +271,7 @@ class Tree {
     detail::refuse_inside_walk(this, "move");
     const std::uint32_t id = checked(h, "move");
     check_box(box, "move");
-    Record& rec = records_[id];
-    rec.box = box;
-    return core_.move({box, id, rec.layers});
+    return core_.move({box, id, core_.store().object_layers(id)});
   }
 
   /// Moves many objects: handles[i] gets boxes[i], with the same result as move(handles[i], boxes[i]) for each i in
@@ -313,9 +308,7 @@ class Tree {
     for (std::size_t i = 0; i < n; ++i) {
       const auto& store = core_.store();
       if (i + 4 * kAhead < n) {
-        const std::uint32_t id = handles[i + 4 * kAhead].index_;
-        detail::prefetch(&records_[id]);
-        store.template prefetch_object<0>(id);
+        store.template prefetch_object<0>(handles[i + 4 * kAhead].index_);
       }
       if (i + 3 * kAhead < n) store.template prefetch_object<1>(handles[i + 3 * kAhead].index_);
       if (i + 2 * kAhead < n) {
@@ -325,9 +318,7 @@ class Tree {
       }
       if (i + kAhead < n) store.template prefetch_object<3>(handles[i + kAhead].index_);
       const std::uint32_t id = handles[i].index_;
-      Record& rec = records_[id];
-      rec.box = boxes[i];
-      relocated += core_.move({boxes[i], id, rec.layers});
+      relocated += core_.move({boxes[i], id, store.object_layers(id)});
     }
     return relocated;
   }
@@ -346,7 +337,7 @@ class Tree {
   }
 
   /// The object's box. Throws std::invalid_argument for a bad handle. The reference lives until the next mutation.
-  const box_type& bounds(Handle h) const { return records_[checked(h, "bounds")].box; }
+  const box_type& bounds(Handle h) const { return core_.store().object_box(checked(h, "bounds")); }
 
   /// The object's value, to read or change in place. Throws std::invalid_argument for a bad handle. The reference
   /// lives until the next insert, erase or clear.
@@ -355,7 +346,7 @@ class Tree {
   const T& value(Handle h) const { return *records_[checked(h, "value")].value; }
 
   /// The object's layer mask. Throws std::invalid_argument for a bad handle. O(1).
-  std::uint32_t layers(Handle h) const { return records_[checked(h, "layers")].layers; }
+  std::uint32_t layers(Handle h) const { return core_.store().object_layers(checked(h, "layers")); }
 
   /// Gives the object a new layer mask (non-zero). Throws std::invalid_argument (tree unchanged) for a bad handle
   /// or a zero mask. O(depth) per node listing the object; allocates nothing.
@@ -363,7 +354,6 @@ class Tree {
     detail::refuse_inside_walk(this, "set_layers");
     const std::uint32_t id = checked(h, "set_layers");
     check_layers(layers, "set_layers");
-    records_[id].layers = layers;
     core_.set_layers(id, layers);
   }
 
@@ -618,7 +608,8 @@ class Tree {
     for (std::uint32_t id = 0; id < records_.size(); ++id) {
       const Record& rec = records_[id];
       if (!rec.value) continue;
-      if (!detail::call_and_continue(fn, Handle(id, generations_[id], tag_), *rec.value, rec.box)) return;
+      if (!detail::call_and_continue(fn, Handle(id, generations_[id], tag_), *rec.value, core_.store().object_box(id)))
+        return;
     }
   }
 
@@ -640,8 +631,8 @@ class Tree {
     });
     s.root_entries = store.entries(0).size();
     const box_type& world = config().world;
-    for (const Record& rec : records_)
-      if (rec.value && !quadrant::contains(world, rec.box)) ++s.outside_world;
+    for (std::uint32_t id = 0; id < records_.size(); ++id)
+      if (records_[id].value && !quadrant::contains(world, store.object_box(id))) ++s.outside_world;
     return s;
   }
 
@@ -652,8 +643,9 @@ class Tree {
       const Tree& tree;
       std::size_t slots() const { return tree.records_.size(); }
       bool live(std::uint32_t id) const { return tree.records_[id].value.has_value(); }
-      const box_type& box(std::uint32_t id) const { return tree.records_[id].box; }
-      std::uint32_t layers(std::uint32_t id) const { return tree.records_[id].layers; }
+      // An object's box and layers are those of its first entry: validate checks every other entry against them.
+      const box_type& box(std::uint32_t id) const { return tree.core_.store().object_box(id); }
+      std::uint32_t layers(std::uint32_t id) const { return tree.core_.store().object_layers(id); }
       std::size_t size() const { return tree.size_; }
       std::size_t free_slots() const { return tree.free_records_.size(); }
     };
@@ -666,10 +658,9 @@ class Tree {
   using stored_entry = detail::StoredEntry<D, S>;
   static constexpr std::uint32_t kNone = detail::kNone;
 
+  // An object's box and layers live in its entries (see NodeStore::object_box), not here.
   struct Record {
     std::optional<T> value;  // empty while the slot is free
-    box_type box{};
-    std::uint32_t layers = ~0u;
   };
 
   static const Config<D, S>& checked_config(const Config<D, S>& config) {

@@ -128,6 +128,9 @@ class NodeStore {
   std::uint32_t ref_node(std::uint32_t r) const noexcept { return locs_[r].node; }
   std::uint32_t ref_slot(std::uint32_t r) const noexcept { return locs_[r].slot; }
   std::size_t ref_slots() const noexcept { return locs_.size(); }
+  // The box and layers of a stored object, from its first entry (every entry of an object holds both).
+  const box_type& object_box(std::uint32_t id) const noexcept { return entry_at(first_ref(id)).box; }
+  std::uint32_t object_layers(std::uint32_t id) const noexcept { return entry_at(first_ref(id)).layers; }
   // Whether an object may be listed by several nodes (Placement::Leaves): references are then pooled and chained.
   bool several() const noexcept { return several_; }
 
@@ -507,6 +510,9 @@ class NodeStore {
   }
 
   entry_type& entry_at(std::uint32_t r) noexcept { return entries_[nodes_[locs_[r].node].first + locs_[r].slot]; }
+  const entry_type& entry_at(std::uint32_t r) const noexcept {
+    return entries_[nodes_[locs_[r].node].first + locs_[r].slot];
+  }
 
   // A freed range of cap c waits in class floor(log2 c) and serves requests of up to 2^class entries.
   void release_range(std::uint32_t n) {
