@@ -745,6 +745,59 @@ TEST(Tree, RebuildByAssignDoesNotAllocateWhenWarm) {
   }
 }
 
+// release_scratch() hands the thread's scratch back: the next build allocates it again (a warm one allocates
+// nothing), and the answers are unchanged. Called from inside a walk's callback, it keeps the buffers that walk is
+// using: the walk goes on to the same answer (ASan would see a freed heap in use).
+TEST(Tree, ReleaseScratchFreesTheBuildsScratchAndSparesARunningWalk) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(static_cast<int>(p));
+    QuadTree<int> tree(config2(p, 8, 10));
+    std::mt19937 rng(31);
+    std::uniform_real_distribution<float> u(0, 97);
+    std::vector<std::pair<Box2, int>> items;
+    for (int i = 0; i < 3000; ++i) {
+      const float x = u(rng), y = u(rng);
+      items.push_back({{{x, y}, {x + 1, y + 1}}, i});
+    }
+    std::vector<Handle> handles;
+    tree.assign(items, handles);
+    tree.assign(items, handles);
+    long before = g_allocations.load();
+    tree.assign(items, handles);
+    EXPECT_EQ(g_allocations.load() - before, 0) << "a warm build";
+    quadrant::release_scratch();
+    before = g_allocations.load();
+    tree.assign(items, handles);
+    EXPECT_GT(g_allocations.load() - before, 0) << "the build after release_scratch() allocates its scratch again";
+    tree.validate();
+    const Box2 window{{20, 20}, {60, 50}};
+    std::size_t want = 0;
+    for (const auto& item : items) want += overlaps(item.first, window);
+    std::size_t got = 0;
+    tree.query(window, [&](const int&) { ++got; });
+    EXPECT_EQ(got, want);
+
+    // Inside callbacks: an incremental nearest search (its heap is leased) and a pair walk under Parent (its stack
+    // is leased), releasing on every report.
+    quadrant::release_scratch();
+    std::vector<float> distances;
+    tree.for_each_nearest(Vec2{50, 50}, [&](Handle, const int&, float d) {
+      quadrant::release_scratch();
+      distances.push_back(d);
+    });
+    ASSERT_EQ(distances.size(), items.size());
+    EXPECT_TRUE(std::is_sorted(distances.begin(), distances.end()));
+    std::size_t pairs = 0, released_pairs = 0;
+    tree.for_each_pair([&](Handle, Handle) { ++pairs; });
+    tree.for_each_pair([&](Handle, Handle) {
+      quadrant::release_scratch();
+      ++released_pairs;
+    });
+    EXPECT_EQ(released_pairs, pairs);
+    EXPECT_GT(pairs, 0u);
+  }
+}
+
 // Every query kind of the shapes issue, warm, allocates nothing: shapes (the polygon is built once, outside),
 // layer masks, ray casts (per-thread heap), nearest into a kept vector, incremental nearest, node queries, locate.
 TEST(Tree, ShapeRayNearestAndNodeQueriesDoNotAllocate) {

@@ -172,7 +172,8 @@ class Tree {
   /// stale. Throws std::invalid_argument naming the first bad item (a NaN or infinite coordinate, min > max, layer
   /// mask 0) with the tree unchanged; if a value's constructor throws, the tree is left empty. O(N + entries ×
   /// depth). Its scratch (about 40 bytes an object) stays with the calling thread for the next build, so a tree
-  /// rebuilt every frame allocates nothing once warm (given handles' capacity).
+  /// rebuilt every frame allocates nothing once warm (given handles' capacity); quadrant::release_scratch() hands
+  /// it back after building a large tree that stays.
   template <std::ranges::forward_range R>
     requires TreeItem<std::ranges::range_reference_t<R>, box_type, T>
   void assign(R&& items, std::vector<Handle>& handles) {
