@@ -56,6 +56,9 @@ void run_static_ranges(const Options& opt, Report& report) {
   std::vector<Result> results;
 
   auto run = [&](const std::string& name, bool is_quadrant, auto make) {
+    // Scratch an earlier workload left with this thread must neither count for a contender nor, freed by its
+    // build, against it.
+    quadrant::release_scratch();
     const std::size_t heap0 = heap_in_use();
     auto contender = make();
     // quadrant's build keeps ~40 bytes an object of scratch for the thread's next build; a static tree hands it
