@@ -708,6 +708,18 @@ TEST(Tree, QueriesPairsAndSteadyFramesDoNotAllocate) {
   }
 }
 
+// n squares of side `side` at random in [0, 97 + side]^2, valued 0..n-1, for the bulk build's tests.
+std::vector<std::pair<Box2, int>> square_items(int n, float side, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(0, 97);
+  std::vector<std::pair<Box2, int>> items;
+  for (int i = 0; i < n; ++i) {
+    const float x = u(rng), y = u(rng);
+    items.push_back({{{x, y}, {x + side, y + side}}, i});
+  }
+  return items;
+}
+
 // A tree rebuilt every frame by the bulk build allocates nothing once warm (its scratch stays with the thread),
 // even as the objects move and the tree's shape changes from frame to frame. Warm means the scene has run a
 // while: the pools grow to the most the scene has needed (more nodes, or under Leaves more entries, as boxes touch
@@ -717,13 +729,7 @@ TEST(Tree, RebuildByAssignDoesNotAllocateWhenWarm) {
   for (Placement p : kPlacements) {
     SCOPED_TRACE(static_cast<int>(p));
     QuadTree<int> tree(config2(p, 4, 10));
-    std::mt19937 rng(6);
-    std::uniform_real_distribution<float> u(0, 97);
-    std::vector<std::pair<Box2, int>> items;
-    for (int i = 0; i < 1000; ++i) {
-      const float x = u(rng), y = u(rng);
-      items.push_back({{{x, y}, {x + 2, y + 2}}, i});
-    }
+    std::vector<std::pair<Box2, int>> items = square_items(1000, 2, 6);
     std::vector<Handle> handles;
     std::size_t pairs = 0;
     auto frame = [&](float dx) {
@@ -752,13 +758,7 @@ TEST(Tree, ReleaseScratchFreesTheBuildsScratchAndSparesARunningWalk) {
   for (Placement p : kPlacements) {
     SCOPED_TRACE(static_cast<int>(p));
     QuadTree<int> tree(config2(p, 8, 10));
-    std::mt19937 rng(31);
-    std::uniform_real_distribution<float> u(0, 97);
-    std::vector<std::pair<Box2, int>> items;
-    for (int i = 0; i < 3000; ++i) {
-      const float x = u(rng), y = u(rng);
-      items.push_back({{{x, y}, {x + 1, y + 1}}, i});
-    }
+    const std::vector<std::pair<Box2, int>> items = square_items(3000, 1, 31);
     std::vector<Handle> handles;
     tree.assign(items, handles);
     tree.assign(items, handles);
