@@ -264,9 +264,9 @@ class Tree {
     --size_;
   }
 
-  /// Gives the object a new box. O(1) while it stays in its node (Loose, Parent; under Leaves a walk over the
-  /// leaves it touches checks they are the same); otherwise it is relocated and emptied
-  /// subtrees merge. Returns true when the node(s) holding the object changed. Throws std::invalid_argument (tree
+  /// Gives the object a new box. O(1) while it stays in its node (Loose, Parent), plus a climb up the ancestors
+  /// while the box leaves their fits; under Leaves a walk over the leaves it touches checks they are the same.
+  /// Otherwise it is relocated and emptied subtrees merge. Returns true when the node(s) holding the object changed. Throws std::invalid_argument (tree
   /// unchanged) for a bad handle or box.
   bool move(Handle h, const box_type& box) {
     detail::refuse_inside_walk(this, "move");
