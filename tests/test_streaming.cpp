@@ -909,12 +909,8 @@ TYPED_TEST(StreamerTest, NoAllocationPerUpdateAfterWarmUp) {
 }
 
 // remove() promises to allocate nothing (streamer.hpp). Once the objects are in, removing them must not allocate,
-// whatever their state, under every placement, and again after the freed slots are reused. DISABLED: today the
-// octree's erase grows vectors of its own (Tree::erase's free list of records, TreeCore::unplace's touched_, the
-// node store's free block and free range lists and collapse's scratch, and the entries array when a merge needs a
-// bigger range): 17 allocations for 1,000 of 3,000 objects. Enable it with the change to tree/ that reserves them
-// on insert.
-TYPED_TEST(StreamerTest, DISABLED_RemoveAllocatesNothingOnceAdded) {
+// whatever their state, under every placement, and again after the freed slots are reused.
+TYPED_TEST(StreamerTest, RemoveAllocatesNothingOnceAdded) {
   using S = TypeParam;
   for (const Placement placement : {Placement::Loose, Placement::Parent, Placement::Leaves}) {
     SCOPED_TRACE(to_string(placement));

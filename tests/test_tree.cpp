@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <limits>
 #include <new>
+#include <numeric>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -707,6 +708,78 @@ TEST(Tree, QueriesPairsAndSteadyFramesDoNotAllocate) {
     EXPECT_GT(pairs, 0u);
   }
 }
+
+// erase allocates nothing, ever: not when a merge gathers a subtree into a bigger range, not when the merges have
+// used up the room kept beyond the entry array (the array is then compacted), not in a tree made by the bulk build
+// (exact ranges) or by copying (whose vectors hold only their sizes). Each placement, several thresholds, objects
+// erased in random order with the survivors checked against the model along the way.
+template <int D, class S>
+void check_erase_never_allocates() {
+  using B = Box<D, S>;
+  for (const Placement placement : kPlacements) {
+    for (const int threshold : {1, 8, 40}) {
+      for (const int made : {0, 1, 2}) {  // by insert, by assign, by copying a tree made by insert
+        SCOPED_TRACE(::testing::Message() << to_string(placement) << " threshold " << threshold << " made " << made);
+        Config<D, S> config;
+        for (int i = 0; i < D; ++i) config.world.max[i] = S(1000);
+        config.placement = placement;
+        config.split_threshold = threshold;
+        config.max_depth = 10;
+        std::mt19937 rng(unsigned(40 + threshold + made));
+        std::uniform_real_distribution<double> at(0, 990), side(0, 12);
+        std::vector<std::pair<B, int>> items;
+        for (int v = 0; v < 3000; ++v) {
+          B b;
+          for (int i = 0; i < D; ++i) {
+            b.min[i] = S(at(rng));
+            b.max[i] = b.min[i] + S(v % 10 == 0 ? 5 * side(rng) : side(rng));
+          }
+          items.push_back({b, v});
+        }
+        Tree<D, int, S> built(config);
+        std::vector<Handle> handles;
+        if (made == 1) {
+          built.assign(items, handles);
+        } else {
+          for (const auto& [b, v] : items) handles.push_back(built.insert(b, v));
+        }
+        Tree<D, int, S> tree = made == 2 ? Tree<D, int, S>(built) : std::move(built);
+        if (made == 2)
+          for (std::size_t v = 0; v < items.size(); ++v) handles[v] = tree.handle_at(handles[v].index());
+        std::vector<int> order(items.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::shuffle(order.begin(), order.end(), rng);
+        std::vector<char> alive(items.size(), 1);
+        long allocations = 0;
+        for (std::size_t k = 0; k < order.size(); ++k) {
+          const long before = g_allocations.load();
+          tree.erase(handles[order[k]]);
+          allocations += g_allocations.load() - before;
+          alive[order[k]] = 0;
+          if (k % 500 == 499) {
+            tree.validate();
+            B q;
+            for (int i = 0; i < D; ++i) {
+              q.min[i] = S(at(rng));
+              q.max[i] = q.min[i] + S(300);
+            }
+            std::vector<int> got, want;
+            tree.query(q, [&](const int& v) { got.push_back(v); });
+            for (std::size_t v = 0; v < items.size(); ++v)
+              if (alive[v] && overlaps(q, items[v].first)) want.push_back(int(v));
+            std::sort(got.begin(), got.end());
+            ASSERT_EQ(got, want) << "after " << k + 1 << " erases";
+          }
+        }
+        EXPECT_EQ(allocations, 0) << "allocations while erasing 3000 objects";
+        EXPECT_EQ(tree.size(), 0u);
+        tree.validate();
+      }
+    }
+  }
+}
+TEST(Tree, EraseNeverAllocates2DFloat) { check_erase_never_allocates<2, float>(); }
+TEST(Tree, EraseNeverAllocates3DDouble) { check_erase_never_allocates<3, double>(); }
 
 // n squares of side `side` at random in [0, 97 + side]^2, valued 0..n-1, for the bulk build's tests.
 std::vector<std::pair<Box2, int>> square_items(int n, float side, unsigned seed) {

@@ -100,7 +100,11 @@ class Tree {
   /// original's handles; `handle_at(h.index())` names h's object in the copy. O(size + nodes).
   Tree(const Tree& other)
       : tag_(detail::next_tree_tag()), core_(other.core_), records_(other.records_),
-        generations_(other.generations_), free_records_(other.free_records_), size_(other.size_) {}
+        generations_(other.generations_), free_records_(other.free_records_), size_(other.size_) {
+    // Copies hold only their sizes: give back the spare capacity erase relies on to allocate nothing.
+    free_records_.reserve(records_.size());
+    core_.restore_spare();
+  }
   /// Replaces the contents with a deep copy of `other`; this tree's old handles are refused afterwards.
   Tree& operator=(const Tree& other) {
     detail::refuse_inside_walk(this, "copy assignment");
@@ -252,7 +256,9 @@ class Tree {
   }
 
   /// Removes the object. Throws std::invalid_argument (tree unchanged) for a stale, null or foreign handle.
-  /// O(depth) plus a merge when a subtree empties below the threshold; keeps the freed memory for reuse.
+  /// O(depth) plus a merge when a subtree empties below the threshold; keeps the freed memory for reuse. Allocates
+  /// nothing: inserts keep room for erase's free lists and merges (now and then a merge compacts the entry array
+  /// in place, O(entries); see docs/core.md).
   void erase(Handle h) {
     detail::refuse_inside_walk(this, "erase");
     const std::uint32_t id = checked(h, "erase");
@@ -828,6 +834,9 @@ class Tree {
       return id;
     }
     if (records_.size() >= std::size_t{kNone} - 1) throw std::length_error("quadrant: more than 2^32 objects");
+    // Room on the free list for every record, so erase never grows it.
+    if (free_records_.capacity() < records_.size() + 1)
+      free_records_.reserve(std::max(records_.size() + 1, 2 * free_records_.capacity()));
     core_.reserve_objects(records_.size() + 1);
     generations_.push_back(0);
     try {

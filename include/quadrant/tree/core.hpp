@@ -36,6 +36,7 @@ class TreeCore {
   explicit TreeCore(const Config<D, S>& config) : config_(config) {
     if (config_.split_threshold == 0) check_full_tree_size();
     store_.set_several(config_.placement == Placement::Leaves);
+    store_.set_merge_size(static_cast<std::uint32_t>(config_.split_threshold / 2));
     store_.reset(config_.world, everything<D, S>());
     if (config_.split_threshold == 0) build_full_tree();
   }
@@ -76,11 +77,22 @@ class TreeCore {
     entries.clear();
   }
 
-  // Removes every entry of object id and merges the subtrees it left that are now small.
+  // Removes every entry of object id and merges the subtrees it left that are now small. The object's references
+  // outlive its entries until the merges are done and name the nodes to merge from, so erase keeps no list of
+  // them: with the room the store keeps for merges, it allocates nothing.
   void remove(std::uint32_t id) {
-    unplace(id);
-    merge_touched();
+    for (std::uint32_t r = store_.first_ref(id); r != kNone; r = store_.next_ref(r)) {
+      const std::uint32_t n = store_.ref_node(r);
+      store_.drop_entry(n, store_.ref_slot(r));
+      left(n);
+    }
+    if (config_.split_threshold != 0)
+      for (std::uint32_t r = store_.first_ref(id); r != kNone; r = store_.next_ref(r)) merge_above(store_.ref_node(r));
+    store_.unlink_object(id);
   }
+
+  // Restores the spare capacity erase relies on, after a copy.
+  void restore_spare() { store_.restore_spare(); }
 
   // Gives object e.id the box e.box. Returns false when it stays in the same node(s) (its entries are updated in
   // place), true when it was relocated.
@@ -227,12 +239,17 @@ class TreeCore {
   void unplace(std::uint32_t id) {
     touched_.clear();
     store_.remove_object(id, [&](std::uint32_t n) {
-      // A leaf back under the threshold may split again as soon as it overflows.
-      if (store_.entries(n).size() <= static_cast<std::size_t>(config_.split_threshold)) store_.set_retry_at(n, 0);
-      store_.add_count(n, -1);
-      store_.refresh_layers(n);
+      left(n);
       touched_.push_back(n);
     });
+  }
+
+  // Bookkeeping for node n after one entry left it.
+  void left(std::uint32_t n) noexcept {
+    // A leaf back under the threshold may split again as soon as it overflows.
+    if (store_.entries(n).size() <= static_cast<std::size_t>(config_.split_threshold)) store_.set_retry_at(n, 0);
+    store_.add_count(n, -1);
+    store_.refresh_layers(n);
   }
 
   template <class P>
@@ -472,24 +489,26 @@ class TreeCore {
   // threshold, so churn does not leave dead nodes behind. A full tree (threshold 0) never merges.
   void merge_touched() {
     if (config_.split_threshold == 0) return;
+    for (std::size_t t = 0; t < touched_.size(); ++t) merge_above(touched_[t]);
+  }
+
+  // The merges above node n (nothing when a merge already freed it).
+  void merge_above(std::uint32_t n) {
     const std::uint32_t limit = static_cast<std::uint32_t>(config_.split_threshold / 2);
     const bool every_leaf = config_.placement == Placement::Leaves;
-    for (std::size_t t = 0; t < touched_.size(); ++t) {
-      std::uint32_t n = touched_[t];
-      while (n != kNone && store_.alive(n)) {
-        std::uint32_t highest = kNone;
-        for (std::uint32_t a = n; a != kNone; a = store_.parent(a))
-          if (!store_.is_leaf(a) && store_.count(a) <= limit) highest = a;
-        if (highest == kNone) break;
-        const box_type outer = store_.cell(highest);
-        // Under Leaves an object listed by several leaves is kept once: by the leaf owning its report point
-        // against the merged cell.
-        store_.collapse(highest, [&](const entry_type& e, std::uint32_t m) {
-          return !every_leaf || LeavesPolicy::reports(store_.cell(m), e.box, outer, outer);
-        });
-        // Dropping duplicates (Placement::Leaves) lowers the counts above, which may allow a higher merge.
-        n = highest;
-      }
+    while (n != kNone && store_.alive(n)) {
+      std::uint32_t highest = kNone;
+      for (std::uint32_t a = n; a != kNone; a = store_.parent(a))
+        if (!store_.is_leaf(a) && store_.count(a) <= limit) highest = a;
+      if (highest == kNone) break;
+      const box_type outer = store_.cell(highest);
+      // Under Leaves an object listed by several leaves is kept once: by the leaf owning its report point
+      // against the merged cell.
+      store_.collapse(highest, [&](const entry_type& e, std::uint32_t m) {
+        return !every_leaf || LeavesPolicy::reports(store_.cell(m), e.box, outer, outer);
+      });
+      // Dropping duplicates (Placement::Leaves) lowers the counts above, which may allow a higher merge.
+      n = highest;
     }
   }
 

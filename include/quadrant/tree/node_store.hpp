@@ -160,11 +160,10 @@ class NodeStore {
   std::size_t bytes() const noexcept {
     std::size_t b = nodes_.capacity() * sizeof(Node) +
                     (cells_.capacity() + bounds_.capacity() + fits_.capacity()) * sizeof(box_type) +
-                    free_blocks_.capacity() * sizeof(std::uint32_t) +
+                    (free_blocks_.capacity() + blocks_.capacity() + order_.capacity()) * sizeof(std::uint32_t) +
                     locs_.capacity() * sizeof(Loc) + links_.capacity() * sizeof(Link) +
                     heads_.capacity() * sizeof(std::uint32_t) +
                     entries_.capacity() * sizeof(entry_type) + entry_refs_.capacity() * sizeof(std::uint32_t);
-    for (const auto& list : free_ranges_) b += list.capacity() * sizeof(std::uint32_t);
     return b;
   }
   // Bytes of one node, for the full tree's size estimate.
@@ -182,7 +181,7 @@ class NodeStore {
     // Every range is free now: the whole array starts over.
     entries_.clear();
     entry_refs_.clear();
-    for (auto& list : free_ranges_) list.clear();
+    free_ranges_.fill(kNone);
     for (Node& node : nodes_) node.first = node.size = node.cap = 0;
     free_blocks_.clear();
     for (std::size_t b = nodes_.size(); b > 1;) {
@@ -216,8 +215,10 @@ class NodeStore {
   // Forgets everything, memory included, leaving one root (what a moved-from tree holds).
   void release(const box_type& cell, const box_type& bounds) {
     const bool several = several_;
+    const std::uint32_t merge_room = merge_room_;
     *this = NodeStore{};
     several_ = several;
+    merge_room_ = merge_room;
     cells_.resize(1);
     bounds_.resize(1);
     fits_.resize(1);
@@ -236,9 +237,15 @@ class NodeStore {
 
   // Room for the entries of `n` objects in all, across nodes (a bulk build's total), so the array does not grow
   // while they are listed.
-  void reserve_entries(std::size_t n) {
-    entries_.reserve(n);
-    if (several_) entry_refs_.reserve(n);
+  void reserve_entries(std::size_t n) { reserve_entry_room(n); }
+
+  // The most entries one merge gathers (half the split threshold): what erase keeps room for, see spare().
+  void set_merge_size(std::uint32_t n) noexcept { merge_room_ = std::bit_ceil(std::max<std::uint32_t>(n, 4)); }
+
+  // Restores the spare capacity erase relies on (see spare()) after a copy, whose vectors hold only their sizes.
+  void restore_spare() {
+    reserve_entry_room(entries_.size());
+    reserve_block_room(nodes_.size());
   }
 
   // A bulk build visits nodes in pre-order: a node that lists no entry of its own gets an empty range at the end of
@@ -380,6 +387,12 @@ class NodeStore {
   // are freed. a's count drops by the removed entries, up to the root.
   template <class Keep>
   void collapse(std::uint32_t a, Keep&& keep) {
+    // A merge gathers at most merge_room_ entries into a, so the room kept beyond the array suffices (see spare()).
+    struct Merging {
+      bool& flag;
+      explicit Merging(bool& f) : flag(f) { flag = true; }
+      ~Merging() { flag = false; }
+    } merging(merging_);
     blocks_.clear();
     const std::uint32_t first = nodes_[a].first_child;
     std::int64_t dropped = 0;
@@ -403,6 +416,16 @@ class NodeStore {
     nodes_[a].first_child = kNone;
     nodes_[a].retry_at = 0;
     if (dropped != 0) add_count(a, -dropped);
+    if (entries_.capacity() < entries_.size() + spare(entries_.size())) compact();
+  }
+
+  // Unlists entry `slot` of node n but keeps its reference (see unlink_object): erase removes every entry of an
+  // object first, merges the nodes its references name, then drops the references.
+  void drop_entry(std::uint32_t n, std::uint32_t slot) noexcept { erase_slot(n, slot); }
+
+  // Frees every reference of object id, whose entries drop_entry has removed.
+  void unlink_object(std::uint32_t id) noexcept {
+    for (std::uint32_t r = first_ref(id); r != kNone; r = first_ref(id)) unlink_ref(id, r);
   }
 
   // Adds delta to the subtree counts of n and its ancestors.
@@ -514,12 +537,72 @@ class NodeStore {
     return entries_[nodes_[locs_[r].node].first + locs_[r].slot];
   }
 
-  // A freed range of cap c waits in class floor(log2 c) and serves requests of up to 2^class entries.
-  void release_range(std::uint32_t n) {
+  // A freed range of cap c waits in class floor(log2 c) and serves requests of up to 2^class entries. The lists
+  // are threaded through the free ranges themselves (the id of a free range's first entry names the next range
+  // of its class), so freeing a range never allocates.
+  void release_range(std::uint32_t n) noexcept {
     packed_ = false;
     Node& node = nodes_[n];
-    if (node.cap != 0) free_ranges_[std::bit_width(node.cap) - 1].push_back(node.first);
+    if (node.cap != 0) {
+      const unsigned c = static_cast<unsigned>(std::bit_width(node.cap) - 1);
+      entries_[node.first].id = free_ranges_[c];
+      free_ranges_[c] = node.first;
+    }
     node.first = node.size = node.cap = 0;
+  }
+
+  // Spare capacity the entry array keeps beyond its size, restored whenever the size grows: room for one merge
+  // (merge_room_) plus a 32nd. A merge that would leave less compacts the array instead (see compact), which
+  // frees at least what the erases removed; with the 32nd, compactions are at least size / (32 merge_room_)
+  // merges apart. So erase never grows the array, and a compaction's cost spreads over many merges (the 32nd
+  // costs about one byte an object).
+  std::size_t spare(std::size_t size) const noexcept { return merge_room_ + size / 32; }
+
+  // Makes the entry arrays' capacity hold `size` entries plus the spare (growing geometrically). Not during a
+  // merge: it has the room it needs.
+  void reserve_entry_room(std::size_t size) {
+    if (merging_) return;
+    const std::size_t want = size + spare(size);
+    grow_capacity(entries_, want);
+    if (several_) grow_capacity(entry_refs_, want);
+  }
+  // The lists a merge fills (freed blocks, the blocks it frees, the ranges compact() sorts) get room for every
+  // block of `slots` node slots, so erase never grows them.
+  void reserve_block_room(std::size_t slots) {
+    const std::size_t blocks = slots / kFanout + 1;
+    grow_capacity(free_blocks_, blocks);
+    grow_capacity(blocks_, blocks);
+    grow_capacity(order_, slots);
+  }
+  template <class V>
+  static void grow_capacity(V& v, std::size_t want) {
+    if (v.capacity() < want) v.reserve(std::max(want, 2 * v.capacity()));
+  }
+
+  // Packs every range to the front of the array in array order, each exactly as big as its entries, and empties
+  // the free lists. O(nodes + entries), plus sorting the ranges; entries keep their slots, so references stay.
+  void compact() {
+    order_.clear();
+    for (std::uint32_t n = 0; n < nodes_.size(); ++n)
+      if (nodes_[n].alive && nodes_[n].cap != 0) order_.push_back(n);  // within the room reserve_block_room keeps
+    std::sort(order_.begin(), order_.end(),
+              [&](std::uint32_t x, std::uint32_t y) { return nodes_[x].first < nodes_[y].first; });
+    std::uint32_t at = 0;
+    for (const std::uint32_t n : order_) {
+      Node& node = nodes_[n];
+      // Each range moves down (at <= first), in array order, so none overwrites one not yet moved.
+      if (node.first != at) {
+        std::copy_n(entries_.begin() + node.first, node.size, entries_.begin() + at);
+        if (several_) std::copy_n(entry_refs_.begin() + node.first, node.size, entry_refs_.begin() + at);
+      }
+      node.first = node.size == 0 ? 0 : at;
+      node.cap = node.size;
+      at += node.size;
+    }
+    entries_.resize(at);
+    if (several_) entry_refs_.resize(at);
+    free_ranges_.fill(kNone);
+    packed_ = false;
   }
 
   // Moves node n's entries to a range of at least `need` slots. A growing node (pow2) gets a power of two, from
@@ -533,16 +616,17 @@ class NodeStore {
     const Node& node = nodes_[n];
     const bool last = node.cap != 0 && node.first + node.cap == end;
     const unsigned c = static_cast<unsigned>(std::bit_width(cap) - 1);
-    const bool reuse = !last && pow2 && !free_ranges_[c].empty();
+    const bool reuse = !last && pow2 && free_ranges_[c] != kNone;
     // The last range grows or shrinks in place; otherwise a freed range of the class, or new room at the end.
-    const std::size_t first = last ? node.first : reuse ? free_ranges_[c].back() : end;
+    const std::size_t first = last ? node.first : reuse ? free_ranges_[c] : end;
     const std::size_t top = last ? first + cap : std::max(end, first + cap);
     if (top >= std::size_t{kNone}) throw std::length_error("quadrant: more than 2^32 node entries");
+    if (top > end) reserve_entry_room(top);
     if (top != end) {
       entries_.resize(top);
       if (several_) entry_refs_.resize(top);
     }
-    if (reuse) free_ranges_[c].pop_back();
+    if (reuse) free_ranges_[c] = entries_[first].id;  // unlinked before the copy below overwrites the link
     if (!last) {
       std::copy_n(entries_.begin() + node.first, node.size, entries_.begin() + first);
       if (several_) std::copy_n(entry_refs_.begin() + node.first, node.size, entry_refs_.begin() + first);
@@ -565,6 +649,7 @@ class NodeStore {
     const std::size_t first = nodes_.size();
     if (first + kFanout >= std::size_t{kNone}) throw std::length_error("quadrant: the node pool exceeds 2^32 nodes");
     // The box arrays first: slots() is nodes_.size(), so spare room in them is harmless if a later one throws.
+    reserve_block_room(first + kFanout);
     cells_.resize(first + kFanout);
     bounds_.resize(first + kFanout);
     fits_.resize(first + kFanout);
@@ -657,10 +742,19 @@ class NodeStore {
   std::vector<std::uint32_t> heads_;  // several_ only, per object record: its first reference
   std::vector<entry_type> entries_;        // every node's entries, in ranges
   std::vector<std::uint32_t> entry_refs_;  // several_ only, parallel to entries_: each entry's reference
-  std::array<std::vector<std::uint32_t>, 32> free_ranges_;  // freed ranges by size class
+  std::array<std::uint32_t, 32> free_ranges_ = free_lists();  // the first freed range of each size class
   std::vector<std::uint32_t> blocks_;  // collapse's scratch
+  std::vector<std::uint32_t> order_;   // compact's scratch
+  std::uint32_t merge_room_ = 4;       // see set_merge_size()
   bool packed_ = false;                // see packed()
   bool several_ = false;               // see several()
+  bool merging_ = false;               // inside collapse(): the array does not grow (see spare())
+
+  static constexpr std::array<std::uint32_t, 32> free_lists() noexcept {
+    std::array<std::uint32_t, 32> heads{};
+    heads.fill(kNone);
+    return heads;
+  }
 };
 
 }  // namespace quadrant::detail
