@@ -721,7 +721,10 @@ void check_erase_never_allocates() {
       for (const int made : {0, 1, 2}) {  // by insert, by assign, by copying a tree made by insert
         SCOPED_TRACE(::testing::Message() << to_string(placement) << " threshold " << threshold << " made " << made);
         Config<D, S> config;
-        for (int i = 0; i < D; ++i) config.world.max[i] = S(1000);
+        for (int i = 0; i < D; ++i) {
+          config.world.min[i] = S(0);
+          config.world.max[i] = S(1000);
+        }
         config.placement = placement;
         config.split_threshold = threshold;
         config.max_depth = 10;
