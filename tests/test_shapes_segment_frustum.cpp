@@ -23,6 +23,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <limits>
 #include <numbers>
@@ -822,6 +823,78 @@ TYPED_TEST(FrustumTest, RejectsInvalidMatrices) {
   empty[0] = 1, empty[5] = 1, empty[10] = 1, empty[3] = -1, empty[15] = -1;
   rejects(empty, ClipDepth::MinusOneToOne, "left plane is degenerate");
   EXPECT_NO_THROW(check_shape(Frustum<S>::from_view_projection(good)));
+  // The pointer form: a null pointer, and layouts and depths that are no enumerator.
+  const auto rejects_ptr = [](const S* m, MatrixLayout layout, ClipDepth depth, const std::string& what) {
+    try {
+      (void)Frustum<S>::from_view_projection(m, layout, depth);
+      ADD_FAILURE() << "accepted " << what;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()), "quadrant: frustum: " + what);
+    }
+  };
+  rejects_ptr(nullptr, MatrixLayout::ColumnMajor, ClipDepth::MinusOneToOne, "matrix is null");
+  rejects_ptr(good.data(), static_cast<MatrixLayout>(2), ClipDepth::MinusOneToOne, "unknown matrix layout");
+  rejects_ptr(good.data(), MatrixLayout::RowMajor, static_cast<ClipDepth>(7), "unknown clip depth");
+}
+
+// The same matrix in either layout gives the same frustum, bit for bit; the array form is the column-major one.
+TYPED_TEST(FrustumTest, RowMajorLayoutGivesTheSameFrustum) {
+  using S = TypeParam;
+  std::mt19937 rng(31);
+  for (int cam = 0; cam < 200; ++cam) {
+    SCOPED_TRACE(cam);
+    const Camera c = random_camera(rng);
+    const std::array<S, 16> col = c.column_major<S>();
+    S row[4][4];
+    for (int r = 0; r < 4; ++r)
+      for (int k = 0; k < 4; ++k) row[r][k] = col[4 * k + r];
+    const Frustum<S> a = Frustum<S>::from_view_projection(col, c.depth);
+    const Frustum<S> b = Frustum<S>::from_view_projection(&row[0][0], MatrixLayout::RowMajor, c.depth);
+    const Frustum<S> p = Frustum<S>::from_view_projection(col.data(), MatrixLayout::ColumnMajor, c.depth);
+    for (const Frustum<S>* f : {&b, &p}) {
+      for (int k = 0; k < 6; ++k) {
+        EXPECT_EQ(f->planes()[k].normal, a.planes()[k].normal);
+        EXPECT_EQ(f->planes()[k].offset, a.planes()[k].offset);
+      }
+      EXPECT_EQ(f->has_corners(), a.has_corners());
+      EXPECT_EQ(f->corner_bounds(), a.corner_bounds());
+    }
+  }
+}
+
+// A camera matrix given in the wrong layout (transposed) is refused wherever its view volume shows it: when it
+// passes through infinity, which no camera's does. Here that is every orthographic camera's transpose and all but
+// a few perspective ones'; those few are bounded volumes whose near and far planes are not parallel, which a
+// camera with an oblique near plane (a mirror's or a portal's) can have, so nothing tells them from a real one.
+TYPED_TEST(FrustumTest, TransposedCameraMatricesAreRefused) {
+  using S = TypeParam;
+  std::mt19937 rng(32);
+  int perspective = 0, ortho = 0, refused_perspective = 0;
+  for (int cam = 0; cam < 400; ++cam) {
+    SCOPED_TRACE(cam);
+    const Camera c = random_camera(rng);
+    const std::array<S, 16> col = c.column_major<S>();
+    EXPECT_NO_THROW((void)Frustum<S>::from_view_projection(col, c.depth));
+    bool refused = false;
+    try {
+      const Frustum<S> f = Frustum<S>::from_view_projection(col.data(), MatrixLayout::RowMajor, c.depth);
+      // Accepted: a bounded volume with near and far planes that are not parallel (an oblique camera's shape).
+      EXPECT_FALSE(c.ortho) << "a transposed orthographic camera was accepted";
+      EXPECT_TRUE(f.has_corners());
+      const Vec<3, S> a = f.planes()[4].normal, b = f.planes()[5].normal;
+      EXPECT_GT(double(a.x * b.x + a.y * b.y + a.z * b.z), -0.99) << "near and far planes are parallel";
+    } catch (const std::invalid_argument& e) {
+      refused = true;
+      const std::string what = e.what();
+      EXPECT_NE(what.find("MatrixLayout"), std::string::npos) << what;
+    }
+    (c.ortho ? ortho : perspective) += 1;
+    if (!c.ortho) refused_perspective += refused;
+  }
+  EXPECT_GT(perspective, 200);
+  EXPECT_GT(ortho, 50);
+  std::printf("transposed cameras refused: %d of %d orthographic, %d of %d perspective\n", ortho, ortho,
+              refused_perspective, perspective);
 }
 
 TYPED_TEST(FrustumTest, ClassifyIsConsistentAndMasksCarry) {

@@ -27,6 +27,12 @@ namespace quadrant {
 /// The clip-space depth range of a projection: OpenGL's [-1, 1] or Direct3D / Vulkan / Metal's [0, 1].
 enum class ClipDepth { MinusOneToOne, ZeroToOne };
 
+/// Where the 16 numbers of a view-projection matrix put its elements. The matrix M is the one that maps column
+/// vectors, clip = M (x, y, z, 1); its element (row r, column c) sits at index 4c + r (ColumnMajor: OpenGL, glm,
+/// Unity's Matrix4x4) or 4r + c (RowMajor: a C array m[4][4] of that M). A library that multiplies row vectors
+/// (v M', as DirectXMath does) stores M' = M transposed row by row, which is ColumnMajor here.
+enum class MatrixLayout { ColumnMajor, RowMajor };
+
 /// A plane; the inside (closed) half-space is dot(normal, x) + offset >= 0. Frustum planes have unit normals, or
 /// a zero normal and offset 1 for a plane at infinity (always inside).
 template <class S = float>
@@ -58,7 +64,18 @@ class Frustum {
   /// and the origin outside it. A plane whose normal cancels to within 64 ulps of the matrix entries it is made
   /// from, with a positive offset, is a plane at infinity (an infinite far plane; the depth-0 plane of reversed
   /// depth) and is kept as normal 0, offset 1: it always passes, which can only add boxes, never lose one. O(1).
+  ///
+  /// A matrix whose view volume passes through infinity (its clip-space corners unproject on both sides of the
+  /// plane at infinity: the region is not a camera's) also throws; a transposed camera matrix usually does this,
+  /// so the message says to check the layout.
   static Frustum from_view_projection(const std::array<S, 16>& column_major,
+                                      ClipDepth depth = ClipDepth::MinusOneToOne) {
+    return from_view_projection(column_major.data(), MatrixLayout::ColumnMajor, depth);
+  }
+  /// The same from 16 numbers at `matrix` laid out as `layout` says (e.g. `&m[0][0]` of a float m[4][4], or a
+  /// math library's data pointer). Throws std::invalid_argument for a null pointer or an unknown layout, and as
+  /// above.
+  static Frustum from_view_projection(const S* matrix, MatrixLayout layout,
                                       ClipDepth depth = ClipDepth::MinusOneToOne);
 
   /// The planes in the order of the clip inequalities: left (-w <= x), right (x <= w), bottom, top, near (the low
@@ -138,14 +155,18 @@ inline S plane_value(const Plane<S>& pl, const Box<3, S>& b) noexcept {
 }  // namespace detail
 
 template <class S>
-Frustum<S> Frustum<S>::from_view_projection(const std::array<S, 16>& m, ClipDepth depth) {
-  for (S v : m) {
-    if (std::isnan(v)) detail::frustum_error("matrix entry is NaN");
-    if (!std::isfinite(v)) detail::frustum_error("matrix entry is infinite");
+Frustum<S> Frustum<S>::from_view_projection(const S* m, MatrixLayout layout, ClipDepth depth) {
+  if (m == nullptr) detail::frustum_error("matrix is null");
+  if (layout != MatrixLayout::ColumnMajor && layout != MatrixLayout::RowMajor)
+    detail::frustum_error("unknown matrix layout");
+  if (depth != ClipDepth::MinusOneToOne && depth != ClipDepth::ZeroToOne) detail::frustum_error("unknown clip depth");
+  for (int i = 0; i < 16; ++i) {
+    if (std::isnan(m[i])) detail::frustum_error("matrix entry is NaN");
+    if (!std::isfinite(m[i])) detail::frustum_error("matrix entry is infinite");
   }
   std::array<std::array<double, 4>, 4> rows{};  // rows[r][c] = element (r, c)
   for (int r = 0; r < 4; ++r)
-    for (int c = 0; c < 4; ++c) rows[r][c] = double(m[4 * c + r]);
+    for (int c = 0; c < 4; ++c) rows[r][c] = double(layout == MatrixLayout::ColumnMajor ? m[4 * c + r] : m[4 * r + c]);
 
   const double eps = double(std::numeric_limits<S>::epsilon());
   std::array<std::array<double, 4>, 4> inv = rows;
@@ -205,7 +226,10 @@ Frustum<S> Frustum<S>::from_view_projection(const std::array<S, 16>& m, ClipDept
       finite = std::isfinite(pts[i][r]) && std::isfinite(static_cast<S>(pts[i][r]));
     }
   }
-  finite = finite && (positive_w == 0 || positive_w == 8);
+  // Corners on both sides of the plane at infinity: the region wraps through infinity, which no camera's does.
+  if (finite && positive_w != 0 && positive_w != 8)
+    detail::frustum_error("the view volume passes through infinity (not a camera's matrix; transposed? check the "
+                          "MatrixLayout)");
   f.has_corners_ = finite;
   const S inf = std::numeric_limits<S>::infinity();
   if (!finite) {
