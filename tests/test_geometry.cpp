@@ -196,6 +196,32 @@ static_assert(every_shape_models_query_shape<double>());
 static_assert(!QueryShape<Box<2, float>, 2, double>);
 static_assert(!QueryShape<Circle<double>, 2, float>);
 
+// The vector operators a game's code writes: scalar on either side, division, negation, compound assignment, in
+// 2D and 3D, float and double, with integer scalars converting to the vector's type.
+TEST(Vec, ArithmeticOperators) {
+  Vec<2, float> v{1, -2};
+  const Vec<2, float> w{3, 4};
+  EXPECT_EQ(2.f * v, (Vec<2, float>{2, -4}));
+  EXPECT_EQ(v * 2, (Vec<2, float>{2, -4}));
+  EXPECT_EQ(v / 2.f, (Vec<2, float>{0.5f, -1}));
+  EXPECT_EQ(-v, (Vec<2, float>{-1, 2}));
+  v += w;
+  EXPECT_EQ(v, (Vec<2, float>{4, 2}));
+  v -= w;
+  EXPECT_EQ(v, (Vec<2, float>{1, -2}));
+  v *= 3.f;
+  EXPECT_EQ(v, (Vec<2, float>{3, -6}));
+  v /= 3;
+  EXPECT_EQ(v, (Vec<2, float>{1, -2}));
+  Vec<3, double> p{1, 2, 3};
+  EXPECT_EQ(2.0 * p - p / 2.0, (Vec<3, double>{1.5, 3, 4.5}));
+  EXPECT_EQ(-p + p, (Vec<3, double>{0, 0, 0}));
+  p += Vec<3, double>{1, 1, 1};
+  p *= 0.5;
+  EXPECT_EQ(p, (Vec<3, double>{1, 1.5, 2}));
+  static_assert((Vec<2, double>{2, 4} / 2.0) == Vec<2, double>{1, 2}, "usable in constant expressions");
+}
+
 TEST(QueryShape, EveryShapeModelsTheContract) {
   EXPECT_TRUE(every_shape_models_query_shape<float>());
   EXPECT_TRUE(every_shape_models_query_shape<double>());

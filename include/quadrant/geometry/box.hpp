@@ -83,11 +83,48 @@ constexpr Vec<D, S> operator-(Vec<D, S> a, const Vec<D, S>& b) noexcept {
   for (int i = 0; i < D; ++i) a[i] -= b[i];
   return a;
 }
-/// Scale by a scalar.
+/// Scale by a scalar (any arithmetic value converts to S: `v * 2`).
 template <int D, class S>
-constexpr Vec<D, S> operator*(Vec<D, S> a, S k) noexcept {
+constexpr Vec<D, S> operator*(Vec<D, S> a, std::type_identity_t<S> k) noexcept {
   for (int i = 0; i < D; ++i) a[i] *= k;
   return a;
+}
+/// Scale by a scalar, scalar first: `2.f * v`.
+template <int D, class S>
+constexpr Vec<D, S> operator*(std::type_identity_t<S> k, Vec<D, S> a) noexcept {
+  return a * k;
+}
+/// Divide by a scalar (IEEE: by 0 gives infinities or NaN).
+template <int D, class S>
+constexpr Vec<D, S> operator/(Vec<D, S> a, std::type_identity_t<S> k) noexcept {
+  for (int i = 0; i < D; ++i) a[i] /= k;
+  return a;
+}
+/// Component-wise negation.
+template <int D, class S>
+constexpr Vec<D, S> operator-(Vec<D, S> a) noexcept {
+  for (int i = 0; i < D; ++i) a[i] = -a[i];
+  return a;
+}
+/// a = a + b.
+template <int D, class S>
+constexpr Vec<D, S>& operator+=(Vec<D, S>& a, const Vec<D, S>& b) noexcept {
+  return a = a + b;
+}
+/// a = a - b.
+template <int D, class S>
+constexpr Vec<D, S>& operator-=(Vec<D, S>& a, const Vec<D, S>& b) noexcept {
+  return a = a - b;
+}
+/// a = a * k.
+template <int D, class S>
+constexpr Vec<D, S>& operator*=(Vec<D, S>& a, std::type_identity_t<S> k) noexcept {
+  return a = a * k;
+}
+/// a = a / k.
+template <int D, class S>
+constexpr Vec<D, S>& operator/=(Vec<D, S>& a, std::type_identity_t<S> k) noexcept {
+  return a = a / k;
 }
 /// Dot product.
 template <int D, class S>
