@@ -20,6 +20,7 @@
 #include <quadrant/svg.hpp>
 
 #include "demo.hpp"
+#include "figure.hpp"
 
 namespace quadrant_tools::grid {
 
@@ -28,6 +29,18 @@ using quadrant::Vec2;
 
 inline constexpr float kSide = 1024;
 inline constexpr int kDepth = 5;  // 32 x 32 leaves of side 32
+inline constexpr int kDefaultTargets[] = {2000};
+inline constexpr Sizes kSizes{.objects_what = "point targets",
+                              .objects = kDefaultTargets,
+                              .objects_quick = kDefaultTargets,
+                              .objects_max = 1'000'000,
+                              .objects_note = "",
+                              .frames_what = "frames of moving targets",
+                              .frames = 120,
+                              .frames_quick = 10,
+                              .frames_max = 100000,
+                              .frames_capped = false,
+                              .objects_x_frames_max = 0};
 
 // The leaf holding p, by arithmetic on the grid (the brute force for locate): cells are half-open, the world's
 // upper faces closed.
@@ -61,55 +74,68 @@ struct NodeRow {
 };
 
 /// The grid, the targets, and the leaves two node queries reach: the hexagon's (green; the ones holding targets,
-/// what skip_empty reports, darker; the article's vertex test's thick-outlined) and the ellipse's (purple).
+/// what skip_empty reports, darker; the article's vertex test's thick-outlined) and the ellipse's (purple); the
+/// legend to the right.
 inline void write_picture(const quadrant::QuadTree<int>& tree, const std::vector<Vec2>& targets,
                           const quadrant::ConvexPolygon<float>& hexagon, const quadrant::Ellipse<float>& ellipse,
-                          const std::string& dir) {
-  quadrant::SvgCanvas canvas(tree.config().world, 900);
-  quadrant::draw_tree(canvas, tree, {.objects = false, .legend = false, .fill_opacity = 0.06});
-  auto reached = [&](const auto& shape, const char* colour) {
-    quadrant::SvgStyle cell;
-    cell.fill = colour;
-    cell.stroke = "none";
-    for (bool skip_empty : {false, true}) {
-      cell.opacity = skip_empty ? 0.3 : 0.25;
-      tree.query_nodes(shape, [&](const quadrant::NodeView<2, float>& v) { canvas.rect(v.cell, cell); }, skip_empty);
-    }
-    quadrant::SvgStyle outline;
-    outline.stroke = colour;
-    outline.stroke_width_px = 2.5;
-    canvas.shape(shape, outline);
+                          const std::string& dir, Report& report) {
+  constexpr double kGridFill = 0.06;
+  const quadrant::SvgStyle grid_cell{quadrant::depth_colour(kDepth), "#555555", 0.75, kGridFill, "", "cell"};
+  auto reached = [](const char* colour, bool holding) {
+    return quadrant::SvgStyle{colour, "none", 1, holding ? 0.3 : 0.25, "", "reached"};
   };
-  reached(hexagon, "#2ca02c");
-  reached(ellipse, "#9467bd");
-  quadrant::SvgStyle article;
-  article.stroke = "#111111";
-  article.stroke_width_px = 3;
+  auto outline = [](const char* colour) { return quadrant::SvgStyle{"none", colour, 2.5, 1, "", "shape"}; };
+  const quadrant::SvgStyle article{"none", "#111111", 3, 1, "", "article"};
+  const quadrant::SvgStyle dot{"#d62728", "none", 1, 1, "", "target"};
+  const char* kHexagon = "#2ca02c";
+  const char* kEllipse = "#9467bd";
+  std::vector<LegendRow> rows;
+  rows.push_back(legend_row(Mark::Box, grid_cell, "leaf cell of the 32 x 32 grid (side 32)"));
+  rows.push_back(legend_row(Mark::Dot, dot, "target (a point)"));
+  rows.push_back(legend_row(Mark::Line, outline(kHexagon), "the hexagon (ConvexPolygon)"));
+  rows.push_back(legend_row(Mark::Box, reached(kHexagon, false), "leaf the hexagon overlaps, no targets"));
+  rows.push_back({Mark::Box, {reached(kHexagon, false), reached(kHexagon, true)}, "leaf the hexagon overlaps, holding targets"});
+  rows.push_back(legend_row(Mark::Box, article, "leaf the article's vertex test finds"));
+  rows.push_back(legend_row(Mark::Line, outline(kEllipse), "the rotated ellipse (Ellipse)"));
+  rows.push_back(legend_row(Mark::Box, reached(kEllipse, false), "leaf the ellipse overlaps, no targets"));
+  rows.push_back({Mark::Box, {reached(kEllipse, false), reached(kEllipse, true)}, "leaf the ellipse overlaps, holding targets"});
+  rows.push_back({Mark::Box, {reached(kHexagon, false), reached(kEllipse, false)}, "leaf both overlap, no targets"});
+  rows.push_back({Mark::Box,
+                  {reached(kHexagon, false), reached(kHexagon, true), reached(kEllipse, false), reached(kEllipse, true)},
+                  "leaf both overlap, holding targets"});
+  rows.push_back(legend_note("(darker: the leaves skip_empty reports)"));
+  Figure figure(tree.config().world, 900, rows, LegendPlace::Right, "query_nodes on a fixed grid");
+  quadrant::SvgCanvas& canvas = figure.canvas();
+  quadrant::draw_tree(canvas, tree, {.objects = false, .legend = false, .fill_opacity = kGridFill});
+  auto draw_reached = [&](const auto& shape, const char* colour) {
+    for (bool skip_empty : {false, true})
+      tree.query_nodes(
+          shape, [&](const quadrant::NodeView<2, float>& v) { canvas.rect(v.cell, reached(colour, skip_empty)); },
+          skip_empty);
+    canvas.shape(shape, outline(colour));
+  };
+  draw_reached(hexagon, kHexagon);
+  draw_reached(ellipse, kEllipse);
   tree.for_each_node([&](const quadrant::NodeView<2, float>& v) {
     if (v.leaf && article_polygon(hexagon, v.cell)) canvas.rect(v.cell, article);
   });
-  quadrant::SvgStyle dot;
-  dot.fill = "#d62728";
-  dot.stroke = "none";
   for (const Vec2& p : targets) canvas.circle(p, 1.5f / float(canvas.scale()), dot);
-  const quadrant::SvgCanvas::LegendEntry rows[] = {
-      {"#2ca02c", "hexagon: leaves it overlaps (darker: holding targets)"},
-      {"#9467bd", "ellipse: leaves it overlaps (darker: holding targets)"},
-      {"#111111", "leaves the article's vertex test finds for the hexagon"},
-      {"#d62728", "targets"}};
-  canvas.legend(rows, 0.6);
   const std::string path = dir + "/grid-nodes.svg";
-  canvas.save(path);
+  figure.save(path);
+  report.picture(path);
   std::printf("picture: %s (the 32 x 32 grid, targets red, the leaves the hexagon and the ellipse reach, the\n"
               "article's vertex test's six leaves outlined)\n\n",
               path.c_str());
 }
 
 /// `quadrant demo --scenario grid-nodes`.
-inline bool run_demo(const DemoOptions& opt) {
-  const int targets = opt.objects_set ? opt.objects : 2000;
-  const int frames = opt.frames_set ? opt.frames : (opt.quick ? 10 : 120);
-  std::printf("== grid-nodes: the TypeScript article's fixed-depth grid and node queries (seeds/004) ==\n");
+inline bool run_demo(const DemoOptions& opt, Report& report) {
+  const int targets = objects_of(opt, kSizes).front();
+  const int frames = frames_of(opt, kSizes);
+  report.json()["parameters"] = {{"depth", kDepth},      {"map", {kSide, kSide}}, {"leaves_per_side", 1 << kDepth},
+                                 {"targets", targets},   {"frames", frames},      {"seed", opt.seed}};
+  std::printf("== grid-nodes: a fixed-depth grid and its node queries ==\n");
+  print_article(kGridArticle, report);
   std::printf("A full quadtree (split_threshold 0) of depth %d over %g x %g: %d x %d leaves of side %g. %d point\n"
               "targets random-walk for %d frames (seed %llu). Every answer is checked against brute force over the\n"
               "grid's cells.\n\n",
@@ -128,10 +154,6 @@ inline bool run_demo(const DemoOptions& opt) {
     pos.push_back(p);
     handles.push_back(tree.insert({p, p}, i));
   }
-  std::size_t failures = 0;
-  auto fail = [&](const std::string& what) {
-    if (failures++ < 10) std::printf("MISMATCH %s\n", what.c_str());
-  };
 
   // Moving targets: move() says when the leaf changed; brute force compares the cells before and after.
   std::size_t moves = 0, changes = 0;
@@ -144,15 +166,19 @@ inline bool run_demo(const DemoOptions& opt) {
       pos[std::size_t(i)] = after;
       ++moves;
       changes += changed;
-      if (changed != (cell_of(before) != cell_of(after)))
-        fail("target " + std::to_string(i) + " frame " + std::to_string(f) + ": move() said " +
+      if (!report.check("move() returns true exactly when the leaf changed", double(cell_of(before) != cell_of(after)),
+                        double(changed)))
+        report.add("target " + std::to_string(i) + " frame " + std::to_string(f) + ": move() said " +
              (changed ? "changed" : "stayed"));
-      if (cell_of(tree.locate(after).cell) != cell_of(after))
-        fail("locate of target " + std::to_string(i));
+      if (!report.check("locate(point) = the leaf found by arithmetic", 1,
+                        cell_of(tree.locate(after).cell) == cell_of(after) ? 1 : 0))
+        report.add("locate of target " + std::to_string(i) + " frame " + std::to_string(f));
     }
   }
   std::printf("Moving targets: %zu moves, %zu changed leaf (move() returned true; brute force agrees on every one).\n\n",
               moves, changes);
+  report.figure("moves", moves);
+  report.figure("leaf_changes", changes);
 
   // Node queries by the article's four shapes.
   const float pi = std::numbers::pi_v<float>;
@@ -189,7 +215,11 @@ inline bool run_demo(const DemoOptions& opt) {
       row.article = found_by_article;
       row.has_article = true;
     }
-    if (row.exact != row.brute_exact || row.nonempty != row.brute_nonempty) fail("node query by " + name);
+    const bool exact_ok = report.check("query_nodes = the leaves brute force finds", double(row.brute_exact),
+                                       double(row.exact));
+    const bool nonempty_ok = report.check("query_nodes, skip_empty = brute force's non-empty leaves",
+                                          double(row.brute_nonempty), double(row.nonempty));
+    if (!exact_ok || !nonempty_ok) report.add("node query by " + name);
     rows.push_back(row);
   };
   measure("rectangle", rect, nullptr);
@@ -209,18 +239,18 @@ inline bool run_demo(const DemoOptions& opt) {
     if (!r.has_article) line.add(" %10s %8s", "-", "-");
     else line.add(" %10zu %8zu", r.article, r.missed);
     line.print();
+    report.table("node_queries").push_back({{"shape", r.shape},
+                                            {"leaves", r.exact},
+                                            {"non_empty", r.nonempty},
+                                            {"article", r.has_article ? Report::Json(r.article) : Report::Json(nullptr)},
+                                            {"missed", r.has_article ? Report::Json(r.missed) : Report::Json(nullptr)}});
   }
   std::printf("(The article's tests are approximations: a circle smaller than a cell has no corner of any cell in\n"
               " it and finds nothing; a polygon finds only the cells holding its vertices.)\n\n");
 
-  if (!opt.svg_dir.empty()) write_picture(tree, pos, polygon, ellipse, opt.svg_dir);
+  if (!opt.svg_dir.empty()) write_picture(tree, pos, polygon, ellipse, opt.svg_dir, report);
 
-  if (failures == 0) {
-    std::printf("grid-nodes: OK (all answers agree with brute force)\n");
-    return true;
-  }
-  std::printf("grid-nodes: FAILED (%zu mismatches with brute force)\n", failures);
-  return false;
+  return report.finish("all answers agree with brute force");
 }
 
 }  // namespace quadrant_tools::grid

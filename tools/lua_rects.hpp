@@ -10,6 +10,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -22,6 +23,7 @@
 #include <quadrant/svg.hpp>
 
 #include "demo.hpp"
+#include "figure.hpp"
 #include "lua_article_tree.hpp"
 
 namespace quadrant_tools::lua {
@@ -40,6 +42,19 @@ inline constexpr float kMinNodeSide = 50;   // MIN_WIDTH, MIN_HEIGHT (see articl
 inline constexpr const char* kArticleTree = "10123 / 5453";
 inline constexpr const char* kArticleBrute = "124750 / 5453";
 inline constexpr int kDefaultFrames = 200, kQuickFrames = 10;
+inline constexpr int kDefaultRects[] = {kArticleRects};
+inline constexpr Sizes kSizes{
+    .objects_what = "rectangles",
+    .objects = kDefaultRects,
+    .objects_quick = kDefaultRects,
+    .objects_max = 5000,
+    .objects_note = "brute force is quadratic, and rect i is up to i wide: past 2000 nearly every pair collides",
+    .frames_what = "frames of the moving part",
+    .frames = kDefaultFrames,
+    .frames_quick = kQuickFrames,
+    .frames_max = 100000,
+    .frames_capped = false,
+    .objects_x_frames_max = 0};
 // Speeds of the moving part, pixels per frame on each axis (the article has none: its to-do list asks for it).
 inline constexpr double kMinSpeed = 1, kMaxSpeed = 4;
 
@@ -197,11 +212,13 @@ class TreeRun {
 
 inline constexpr Placement kPlacements[] = {Placement::Leaves, Placement::Parent, Placement::Loose};
 
-inline void check_valid(const TreeRun& run, const std::string& when, Failures& failures) {
+inline void check_valid(const TreeRun& run, const std::string& when, Report& report) {
   try {
     run.tree().validate();
+    report.check("validate() of every tree", 1, 1);
   } catch (const std::exception& e) {
-    failures.add(run.name() + " " + name_of(run.update()) + ", " + when + ": validate(): " + e.what());
+    report.check("validate() of every tree", 1, 0);
+    report.add(run.name() + " " + name_of(run.update()) + ", " + when + ": validate(): " + e.what());
   }
 }
 
@@ -209,17 +226,17 @@ inline const char* yes_no(bool ok) { return ok ? "yes" : "NO"; }
 
 // ---- the static scene: the article's experiment ----
 
-inline void print_static(const std::vector<Box2>& boxes, Failures& failures) {
+inline void print_static(const std::vector<Box2>& boxes, Report& report) {
   const std::size_t n = boxes.size();
   const bool article_size = n == static_cast<std::size_t>(kArticleRects);
   const std::vector<std::uint64_t> truth = brute_force(boxes);
 
   std::printf("Columns:\n"
-              "  tests       object-pair tests: the article's 计算次数 (isCollision calls); for quadrant\n"
+              "  tests       object-pair tests: the article's count of collision tests; for quadrant\n"
               "              PairStats::box_tests, the closed box tests inside for_each_pair\n"
               "  closed      pairs for_each_pair reports: quadrant's boxes are closed, so rects that only touch are\n"
               "              among them; the article's strict test then runs once on each (strict tests = closed)\n"
-              "  collisions  strictly intersecting pairs, the article's 相交次数\n"
+              "  collisions  strictly intersecting pairs, the article's count of intersections\n"
               "  agrees      the set of colliding pairs is brute force's\n\n");
   Line line;
   line.add("%-28s %8s %8s %11s %7s  %s", "method", "tests", "closed", "collisions", "agrees",
@@ -228,17 +245,32 @@ inline void print_static(const std::vector<Box2>& boxes, Failures& failures) {
   line.add("%-28s %8zu %8s %11zu %7s  %s", "brute force (every i < j)", n * (n - 1) / 2, "-", truth.size(), "yes",
            article_size ? kArticleBrute : "");
   line.print();
+  auto says = [&](const char* text) { return article_size ? Report::Json(text) : Report::Json(nullptr); };
+  report.table("static").push_back({{"method", "brute force"},
+                                    {"tests", n * (n - 1) / 2},
+                                    {"closed", nullptr},
+                                    {"collisions", truth.size()},
+                                    {"agrees", true},
+                                    {"article_says", says(kArticleBrute)}});
 
   LuaArticleTree article = make_article_tree();
   std::vector<std::uint64_t> article_pairs;
   const LuaArticleTree::Counts counts = run_article(article, boxes, article_pairs);
   const std::string article_diff = compare_pairs(article_pairs, truth, 1);
-  if (!article_diff.empty()) failures.add("article's tree (port), static scene: " + article_diff);
-  if (counts.collisions != article_pairs.size())
-    failures.add("article's tree (port): its collision count differs from its pairs");
+  if (!report.check("pairs: the article's tree (port) = brute force", double(truth.size()),
+                    double(article_pairs.size()), article_diff.empty()))
+    report.add("article's tree (port), static scene: " + article_diff);
+  if (!report.check("the port's collision count = its pairs", double(article_pairs.size()), double(counts.collisions)))
+    report.add("article's tree (port): its collision count differs from its pairs");
   line.add("%-28s %8zu %8s %11zu %7s  %s", "article's tree (C++ port)", counts.tests, "-", counts.collisions,
            yes_no(article_diff.empty()), article_size ? kArticleTree : "");
   line.print();
+  report.table("static").push_back({{"method", "article's tree (C++ port)"},
+                                    {"tests", counts.tests},
+                                    {"closed", nullptr},
+                                    {"collisions", counts.collisions},
+                                    {"agrees", article_diff.empty()},
+                                    {"article_says", says(kArticleTree)}});
 
   struct ShapeRow {
     std::string name;
@@ -251,11 +283,19 @@ inline void print_static(const std::vector<Box2>& boxes, Failures& failures) {
     TreeRun run(p, Update::Rebuild, boxes);
     run.frame(boxes, true, strict);
     const std::string diff = compare_pairs(strict, truth, 1);
-    if (!diff.empty()) failures.add(run.name() + ", static scene: " + diff);
-    check_valid(run, "static scene", failures);
+    if (!report.check("pairs: quadrant's trees = brute force (static scene)", double(truth.size()),
+                      double(strict.size()), diff.empty()))
+      report.add(run.name() + ", static scene: " + diff);
+    check_valid(run, "static scene", report);
     line.add("%-28s %8zu %8zu %11zu %7s", run.name().c_str(), run.tests, run.closed, strict.size(),
              yes_no(diff.empty()));
     line.print();
+    report.table("static").push_back({{"method", run.name()},
+                                      {"tests", run.tests},
+                                      {"closed", run.closed},
+                                      {"collisions", strict.size()},
+                                      {"agrees", diff.empty()},
+                                      {"article_says", nullptr}});
     ShapeRow row{run.name(), run.tree().stats(), kScreen};
     run.tree().for_each_node([&](const quadrant::NodeView<2, float>& v) {
       if (v.leaf) row.smallest = std::min(row.smallest, v.cell.max.x - v.cell.min.x);
@@ -266,6 +306,7 @@ inline void print_static(const std::vector<Box2>& boxes, Failures& failures) {
   for (std::uint32_t i = 0; i < n; ++i)
     for (std::uint32_t j = i + 1; j < n; ++j)
       touching += quadrant::overlaps(boxes[i], boxes[j]) && !strict_overlap(boxes[i], boxes[j]);
+  report.figure("pairs_only_touching", touching);
   std::printf("(%zu pairs only touch, sharing an edge or a corner: quadrant's closed boxes report them and the\n"
               " strict test drops them.",
               touching);
@@ -284,11 +325,27 @@ inline void print_static(const std::vector<Box2>& boxes, Failures& failures) {
   line.add("%-28s %7zu %7zu %6d %14g %8zu %8s", "article's tree (C++ port)", as.nodes, as.leaves, as.depth,
            as.smallest_leaf_side, as.pieces, "-");
   line.print();
+  report.table("trees").push_back({{"tree", "article's tree (C++ port)"},
+                                   {"nodes", as.nodes},
+                                   {"leaves", as.leaves},
+                                   {"depth", as.depth},
+                                   {"smallest_leaf", as.smallest_leaf_side},
+                                   {"entries", as.pieces},
+                                   {"kib", nullptr}});
   for (const ShapeRow& r : shapes) {
     line.add("%-28s %7zu %7zu %6d %14g %8zu %8.1f", r.name.c_str(), r.stats.nodes, r.stats.leaves, r.stats.depth,
              double(r.smallest), r.stats.references, double(r.stats.bytes) / 1024);
     line.print();
+    report.table("trees").push_back({{"tree", r.name},
+                                     {"nodes", r.stats.nodes},
+                                     {"leaves", r.stats.leaves},
+                                     {"depth", r.stats.depth},
+                                     {"smallest_leaf", r.smallest},
+                                     {"entries", r.stats.references},
+                                     {"kib", double(r.stats.bytes) / 1024}});
   }
+  report.figure("article_pairs_met", counts.tests + counts.skipped);
+  report.figure("article_pairs_skipped", counts.skipped);
   std::printf("(No leaf can be smaller than 75, depth 4: min_node_size 50 forbids children of 37.5, as the article's\n"
               " MIN_WIDTH does. The article splits every node holding more than 9 pieces; quadrant's Leaves splits a\n"
               " leaf only when the split separates its rects, not when most of them would be copied into every\n"
@@ -302,7 +359,7 @@ inline void print_static(const std::vector<Box2>& boxes, Failures& failures) {
 }
 
 // The article's one run is one random scene: its code on many scenes drawn its way shows where 10123 / 5453 falls.
-inline void print_article_spread(int rects, std::uint64_t first_seed, int scenes, Failures& failures) {
+inline void print_article_spread(int rects, std::uint64_t first_seed, int scenes, Report& report) {
   std::vector<double> tests, collisions;
   LuaArticleTree tree = make_article_tree();
   std::vector<std::uint64_t> pairs;
@@ -311,8 +368,12 @@ inline void print_article_spread(int rects, std::uint64_t first_seed, int scenes
     std::vector<Box2> boxes;
     for (const Body& b : make_scene(rects, seed)) boxes.push_back(box_of(b));
     const LuaArticleTree::Counts c = run_article(tree, boxes, pairs);
-    const std::string diff = compare_pairs(pairs, brute_force(boxes), 1);
-    if (!diff.empty()) failures.add("article's tree (port), scene of seed " + std::to_string(seed) + ": " + diff);
+    const std::vector<std::uint64_t> truth = brute_force(boxes);
+    const std::string diff = compare_pairs(pairs, truth, 1);
+    if (!report.check("pairs: the article's tree (port) = brute force", double(truth.size()), double(pairs.size()),
+                      diff.empty()))
+      report.add("article's tree (port), scene of seed " + std::to_string(seed) + ": " + diff);
+    report.tick("the article's code on many scenes: %d of %d", k + 1, scenes);
     tests.push_back(double(c.tests));
     collisions.push_back(double(c.collisions));
   }
@@ -329,12 +390,19 @@ inline void print_article_spread(int rects, std::uint64_t first_seed, int scenes
   line.add("%-12s %8.0f %8.0f %8.0f   %s", "collisions", *cmin, median(collisions), *cmax,
            rects == kArticleRects ? "5453" : "");
   line.print();
+  report.json()["article_spread"] = {
+      {"scenes", scenes},
+      {"first_seed", first_seed},
+      {"tests", {{"min", *tmin}, {"median", median(tests)}, {"max", *tmax}}},
+      {"collisions", {{"min", *cmin}, {"median", median(collisions)}, {"max", *cmax}}},
+      {"article_says", rects == kArticleRects ? Report::Json({{"tests", 10123}, {"collisions", 5453}})
+                                              : Report::Json(nullptr)}};
   std::printf("\n");
 }
 
 // The first item of the article's to-do list, 复杂度比较: tests as the scene grows, drawn the article's way (so
 // rect i is up to i wide: larger scenes have larger rects too, on the same screen).
-inline void print_complexity(const std::vector<int>& sizes, std::uint64_t seed, Failures& failures) {
+inline void print_complexity(const std::vector<int>& sizes, std::uint64_t seed, Report& report) {
   std::printf("复杂度比较 (the article's first to-do): tests as the scene grows, each drawn the article's way\n"
               "(rect i up to i wide and high, so larger scenes also have larger rects on the same screen), every\n"
               "answer checked:\n");
@@ -347,31 +415,45 @@ inline void print_complexity(const std::vector<int>& sizes, std::uint64_t seed, 
   // The first sizes at which Leaves tests, and the article's leaves meet, more pairs than brute force.
   int leaves_beyond_brute = 0, article_beyond_brute = 0;
   for (int size : sizes) {
+    report.step("complexity: %d rects", size);
     std::vector<Box2> boxes;
     for (const Body& b : make_scene(size, seed)) boxes.push_back(box_of(b));
     const std::vector<std::uint64_t> truth = brute_force(boxes);
     const std::size_t n = boxes.size();
     line.add("%6d %10zu %10zu", size, n * (n - 1) / 2, truth.size());
     const LuaArticleTree::Counts counts = run_article(article, boxes, found);
-    if (const std::string diff = compare_pairs(found, truth, 1); !diff.empty())
-      failures.add("article's tree (port), " + std::to_string(size) + " rects: " + diff);
+    if (const std::string diff = compare_pairs(found, truth, 1);
+        !report.check("pairs: the article's tree (port) = brute force", double(truth.size()), double(found.size()),
+                      diff.empty()))
+      report.add("article's tree (port), " + std::to_string(size) + " rects: " + diff);
     line.add(" %10zu %10zu", counts.tests, counts.tests + counts.skipped);
+    Report::Json row = {{"rects", size},
+                        {"brute", n * (n - 1) / 2},
+                        {"collisions", truth.size()},
+                        {"article_tests", counts.tests},
+                        {"article_met", counts.tests + counts.skipped}};
     if (counts.tests + counts.skipped > n * (n - 1) / 2 && article_beyond_brute == 0) article_beyond_brute = size;
     for (Placement p : kPlacements) {
       TreeRun run(p, Update::Rebuild, boxes);
       run.frame(boxes, true, found);
-      if (const std::string diff = compare_pairs(found, truth, 1); !diff.empty())
-        failures.add(run.name() + ", " + std::to_string(size) + " rects: " + diff);
-      check_valid(run, std::to_string(size) + " rects", failures);
+      if (const std::string diff = compare_pairs(found, truth, 1);
+          !report.check("pairs: quadrant's trees = brute force (complexity)", double(truth.size()),
+                        double(found.size()), diff.empty()))
+        report.add(run.name() + ", " + std::to_string(size) + " rects: " + diff);
+      check_valid(run, std::to_string(size) + " rects", report);
       line.add(" %10zu", run.tests);
+      row[std::string(quadrant::to_string(p)) + "_tests"] = run.tests;
       if (p == Placement::Leaves && run.tests > n * (n - 1) / 2 && leaves_beyond_brute == 0) leaves_beyond_brute = size;
     }
     line.print();
+    report.table("complexity").push_back(row);
   }
   std::printf("(Brute force grows as n^2 / 2; the trees' tests grow with the collisions, which this draw makes grow\n"
               " faster than n: every tree tests each colliding pair at least once. The column (met) counts the pairs\n"
               " of pieces the article's leaves meet: its tests plus those recordDict skips. A rect listed by many\n"
               " leaves is tested in each against every rect sharing it; Parent and Loose list each rect once.");
+  report.figure("leaves_tests_beyond_brute_from", leaves_beyond_brute ? Report::Json(leaves_beyond_brute) : Report::Json(nullptr));
+  report.figure("article_met_beyond_brute_from", article_beyond_brute ? Report::Json(article_beyond_brute) : Report::Json(nullptr));
   if (leaves_beyond_brute != 0)
     std::printf("\n From %d rects on (rects up to %d wide) quadrant's Leaves tests more pairs than brute force.",
                 leaves_beyond_brute, leaves_beyond_brute);
@@ -383,7 +465,7 @@ inline void print_complexity(const std::vector<int>& sizes, std::uint64_t seed, 
 
 // ---- the moving scene: the article's to-do list ----
 
-inline void print_dynamic(std::vector<Body> bodies, int frames, Failures& failures) {
+inline void print_dynamic(std::vector<Body> bodies, int frames, Report& report) {
   const std::size_t n = bodies.size();
   std::vector<Box2> boxes;
   for (const Body& b : bodies) boxes.push_back(box_of(b));
@@ -412,19 +494,24 @@ inline void print_dynamic(std::vector<Body> bodies, int frames, Failures& failur
     const LuaArticleTree::Counts counts = run_article(article, boxes, found);
     article_ms.push_back(std::chrono::duration<double, std::milli>(clock::now() - start).count());
     article_tests += counts.tests;
-    if (const std::string diff = compare_pairs(found, truth, 1); !diff.empty()) {
+    if (const std::string diff = compare_pairs(found, truth, 1);
+        !report.check("pairs: the article's tree (port) = brute force", double(truth.size()), double(found.size()),
+                      diff.empty())) {
       ++article_failures;
-      failures.add("article's tree (port), " + at + ": " + diff);
+      report.add("article's tree (port), " + at + ": " + diff);
     }
 
     for (TreeRun& run : runs) {
       run.ms.push_back(run.frame(boxes, false, found));
-      if (const std::string diff = compare_pairs(found, truth, 1); !diff.empty()) {
+      if (const std::string diff = compare_pairs(found, truth, 1);
+          !report.check("pairs: quadrant's trees = brute force (moving, every frame)", double(truth.size()),
+                        double(found.size()), diff.empty())) {
         ++run.failures;
-        failures.add(run.name() + " " + name_of(run.update()) + ", " + at + ": " + diff);
+        report.add(run.name() + " " + name_of(run.update()) + ", " + at + ": " + diff);
       }
-      if ((f + 1) % validate_every == 0 || f + 1 == frames) check_valid(run, at, failures);
+      if ((f + 1) % validate_every == 0 || f + 1 == frames) check_valid(run, at, report);
     }
+    report.tick("moving: frame %d of %d", f + 1, frames);
   }
 
   const double fr = frames;
@@ -447,6 +534,21 @@ inline void print_dynamic(std::vector<Body> bodies, int frames, Failures& failur
            double(article_tests) / fr, double(truth_pairs) / fr, "-", median(article_ms),
            static_cast<std::size_t>(frames) - article_failures);
   line.print();
+  Report::Json& moving = report.table("moving");
+  moving.push_back({{"method", "brute force"},
+                    {"update", nullptr},
+                    {"tests", n * (n - 1) / 2},
+                    {"collisions", double(truth_pairs) / fr},
+                    {"changed", nullptr},
+                    {"ms", median(brute_ms)},
+                    {"frames_ok", frames}});
+  moving.push_back({{"method", "article's tree (C++ port)"},
+                    {"update", "rebuild"},
+                    {"tests", double(article_tests) / fr},
+                    {"collisions", double(truth_pairs) / fr},
+                    {"changed", nullptr},
+                    {"ms", median(article_ms)},
+                    {"frames_ok", static_cast<std::size_t>(frames) - article_failures}});
   for (const TreeRun& run : runs) {
     line.add("%-26s %-8s %10.1f %11.1f", run.name().c_str(), name_of(run.update()), double(run.tests) / fr,
              double(run.pairs) / fr);
@@ -454,63 +556,76 @@ inline void print_dynamic(std::vector<Body> bodies, int frames, Failures& failur
     else line.add(" %9s", "-");
     line.add(" %9.3f %10zu", median(run.ms), static_cast<std::size_t>(frames) - run.failures);
     line.print();
+    moving.push_back({{"method", run.name()},
+                      {"update", name_of(run.update())},
+                      {"tests", double(run.tests) / fr},
+                      {"collisions", double(run.pairs) / fr},
+                      {"changed", run.update() == Update::Move ? Report::Json(double(run.changed) / fr)
+                                                               : Report::Json(nullptr)},
+                      {"ms", median(run.ms)},
+                      {"frames_ok", static_cast<std::size_t>(frames) - run.failures}});
   }
   std::printf("\n");
 }
 
 // ---- the picture ----
 
-// `colour` ("#rrggbb") painted at `opacity` over white, as "#rrggbb": a legend swatch that looks like the fill.
-inline std::string over_white(const char* colour, double opacity) {
-  char out[8];
-  unsigned rgb[3] = {};
-  std::sscanf(colour, "#%02x%02x%02x", &rgb[0], &rgb[1], &rgb[2]);
-  for (unsigned& c : rgb) c = static_cast<unsigned>(255 - (255 - double(c)) * opacity + 0.5);
-  std::snprintf(out, sizeof out, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
-  return out;
-}
-
 // The article's scene in quadrant's Leaves tree with the article's limits: leaf cells coloured by depth, every
 // rect outlined red when it strictly intersects another and filled blue when it intersects none; the screen's
-// edge drawn thick (rects reach past it).
-inline void write_picture(const std::vector<Box2>& boxes, const std::string& dir) {
+// edge drawn thick (rects reach past it). The legend is to the right.
+inline void write_picture(const std::vector<Box2>& boxes, const std::string& dir, Report& report) {
   quadrant::QuadTree<std::uint32_t> tree(article_config(Placement::Leaves));
   for (std::uint32_t i = 0; i < boxes.size(); ++i) tree.insert(boxes[i], i);
   std::vector<bool> colliding(boxes.size(), false);
   for (std::uint64_t key : brute_force(boxes)) colliding[pair_first(key)] = colliding[pair_second(key)] = true;
+  const std::size_t hits = std::size_t(std::count(colliding.begin(), colliding.end(), true));
 
   Box2 view = tree.config().world;
   for (const Box2& b : boxes) {
+    view.min.x = std::min(view.min.x, b.min.x);
+    view.min.y = std::min(view.min.y, b.min.y);
     view.max.x = std::max(view.max.x, b.max.x);
     view.max.y = std::max(view.max.y, b.max.y);
   }
+  view.min = view.min - quadrant::Vec2{4, 4};
+  view.max = view.max + quadrant::Vec2{4, 4};
   constexpr double kFillOpacity = 0.3;
-  constexpr const char* kHitColour = "#c00000";
-  constexpr const char* kFreeColour = "#1f4e79";
-  quadrant::SvgCanvas canvas(view, 1000);
-  quadrant::draw_tree(canvas, tree, {.objects = false, .legend = false, .fill_opacity = kFillOpacity});
-  for (std::size_t i = 0; i < boxes.size(); ++i)
-    if (colliding[i]) canvas.rect(boxes[i], {"none", kHitColour, 0.8, 1, "", "colliding"});
-  for (std::size_t i = 0; i < boxes.size(); ++i)
-    if (!colliding[i]) canvas.rect(boxes[i], {kFreeColour, kFreeColour, 1, 1, "", "alone"});
-  canvas.rect(tree.config().world, {"none", "#000000", 2.5, 1, "", "screen"});
-
-  // Only the depths that have leaves; swatches painted solid in the colour the translucent fills show.
+  // Leaves filled by depth, drawn here rather than by draw_tree: its palette paints depth 3 red, the colour of an
+  // intersection.
+  constexpr std::array<const char*, 6> kDepthColours{"#1f77b4", "#ff7f0e", "#bcbd22", "#2ca02c", "#9467bd", "#17becf"};
+  auto depth_colour = [&](int d) { return kDepthColours[std::min<std::size_t>(std::size_t(d), kDepthColours.size() - 1)]; };
+  const quadrant::SvgStyle hit{"none", "#c00000", 0.8, 1, "", "colliding"};
+  const quadrant::SvgStyle alone{"#1f4e79", "#1f4e79", 1, 1, "", "alone"};
+  const quadrant::SvgStyle screen{"none", "#000000", 2.5, 1, "", "screen"};
+  // Only the depths that have leaves.
   std::vector<bool> leaf_depth(64, false);
   tree.for_each_node([&](const quadrant::NodeView<2, float>& v) {
     if (v.leaf && v.depth < 64) leaf_depth[std::size_t(v.depth)] = true;
   });
-  std::vector<quadrant::SvgCanvas::LegendEntry> legend;
+  std::vector<LegendRow> rows;
   for (int d = 0; d < 64; ++d)
     if (leaf_depth[std::size_t(d)])
-      legend.push_back({over_white(quadrant::depth_colour(d), kFillOpacity),
-                        "leaf cell of depth " + std::to_string(d) + " (side " + std::to_string(1200 >> d) + ")"});
-  legend.push_back({kHitColour, "rect that intersects another"});
-  legend.push_back({kFreeColour, "rect that intersects none"});
-  legend.push_back({"#000000", "the 1200 x 1200 screen"});
-  canvas.legend(legend, 1, 13);
+      rows.push_back(legend_row(Mark::Box, {depth_colour(d), "#555555", 0.75, kFillOpacity, "", ""},
+                                "leaf cell at depth " + std::to_string(d) + " (side " +
+                                    std::to_string(int(kScreen) >> d) + ")"));
+  if (hits > 0) rows.push_back(legend_row(Mark::Box, hit, "rect that intersects another"));
+  if (hits < boxes.size()) rows.push_back(legend_row(Mark::Box, alone, "rect that intersects none"));
+  rows.push_back(legend_row(Mark::Box, screen, "the 1200 x 1200 screen"));
+  char title[96];
+  std::snprintf(title, sizeof title, "%zu rects in quadrant's Leaves tree", boxes.size());
+  Figure figure(view, 960, rows, LegendPlace::Right, title);
+  quadrant::SvgCanvas& canvas = figure.canvas();
+  tree.for_each_node([&](const quadrant::NodeView<2, float>& v) {
+    canvas.rect(v.cell, {v.leaf ? depth_colour(v.depth) : "none", "#555555", 0.75, kFillOpacity, "", "cell"});
+  });
+  for (std::size_t i = 0; i < boxes.size(); ++i)
+    if (colliding[i]) canvas.rect(boxes[i], hit);
+  for (std::size_t i = 0; i < boxes.size(); ++i)
+    if (!colliding[i]) canvas.rect(boxes[i], alone);
+  canvas.rect(tree.config().world, screen);
   const std::string path = dir + "/lua-rects.svg";
-  canvas.save(path);
+  figure.save(path);
+  report.picture(path);
   std::printf("picture: %s (quadrant's Leaves tree with the article's limits, leaf cells by depth;\n"
               "the rects, red where they intersect another, blue where they intersect none; the screen's edge\n"
               "thick)\n\n",
@@ -518,18 +633,19 @@ inline void write_picture(const std::vector<Box2>& boxes, const std::string& dir
 }
 
 /// `quadrant demo --scenario lua-rects`.
-inline bool run_demo(const DemoOptions& opt) {
-  const int rects = opt.objects_set ? opt.objects : kArticleRects;
-  const int frames = opt.frames_set ? opt.frames : (opt.quick ? kQuickFrames : kDefaultFrames);
+inline bool run_demo(const DemoOptions& opt, Report& report) {
+  if (const std::string why = refusal("lua-rects", opt, kSizes); !why.empty()) throw std::invalid_argument(why);
+  const int rects = objects_of(opt, kSizes).front();
+  const int frames = frames_of(opt, kSizes);
   // Brute force on each scene costs rects^2 / 2: fewer scenes for larger ones.
   const int spread_scenes =
       opt.quick ? 3 : static_cast<int>(std::clamp(25'000'000LL / (static_cast<long long>(rects) * rects), 3LL, 100LL));
   const std::vector<Body> bodies = make_scene(rects, opt.seed);
   std::vector<Box2> boxes;
   for (const Body& b : bodies) boxes.push_back(box_of(b));
-  Failures failures;
 
-  std::printf("== lua-rects: the Lua article's rectangles and its quadtree (seeds/002, Lua) ==\n");
+  std::printf("== lua-rects: 500 rectangles and the collisions among them ==\n");
+  print_article(kLuaArticle, report);
   std::printf("%d rectangles on a %g x %g screen, drawn as the article draws them: rect i gets width\n"
               "math.random(10, i > 10 and i or 15), height math.random(15, i > 15 and i or 20) and corner\n"
               "math.random(1, 1200) on each axis (seed %llu), so later rects are larger and many reach past the\n"
@@ -540,22 +656,35 @@ inline bool run_demo(const DemoOptions& opt) {
               rects, double(kScreen), double(kScreen), static_cast<unsigned long long>(opt.seed), kSplitThreshold,
               kSplitThreshold, double(kMinNodeSide), kSplitThreshold, double(kMinNodeSide));
 
-  print_static(boxes, failures);
-  print_article_spread(rects, opt.seed, spread_scenes, failures);
-  print_complexity(opt.quick ? std::vector<int>{125, 250} : std::vector<int>{125, 250, 500, 1000, 2000}, opt.seed,
-                   failures);
+  const std::vector<int> sizes =
+      opt.quick ? std::vector<int>{125, 250} : std::vector<int>{125, 250, 500, 1000, 2000};
+  report.json()["parameters"] = {{"rects", rects},
+                                 {"screen", kScreen},
+                                 {"seed", opt.seed},
+                                 {"split_threshold", kSplitThreshold},
+                                 {"min_node_size", kMinNodeSide},
+                                 {"spread_scenes", spread_scenes},
+                                 {"complexity_sizes", sizes},
+                                 {"frames", frames},
+                                 {"speed_px_per_frame", {kMinSpeed, kMaxSpeed}}};
+  report.step("the static scene: brute force, the article's tree, quadrant's three placements");
+  print_static(boxes, report);
+  report.step("the article's code on %d scenes", spread_scenes);
+  print_article_spread(rects, opt.seed, spread_scenes, report);
+  print_complexity(sizes, opt.seed, report);
   std::printf("游戏中每帧计算与动态更新 (the article's last to-do): the same rects move %g..%g px per frame on\n"
               "each axis and bounce off the screen's edges, for %d frames; every frame each tree is brought up to\n"
               "date and its colliding pairs are checked against brute force. Rects that start past the right or top\n"
               "edge drift back in, so the screen grows more crowded than the static scene: more collisions per\n"
               "frame.\n",
               kMinSpeed, kMaxSpeed, frames);
-  print_dynamic(bodies, frames, failures);
-  if (!opt.svg_dir.empty()) write_picture(boxes, opt.svg_dir);
+  report.step("moving: %d frames", frames);
+  print_dynamic(bodies, frames, report);
+  if (!opt.svg_dir.empty()) write_picture(boxes, opt.svg_dir, report);
 
   const std::string ok = "the static scene and all " + std::to_string(frames) +
                          " frames agree with brute force; validate() passed";
-  return failures.finish("lua-rects", ok.c_str());
+  return report.finish(ok);
 }
 
 }  // namespace quadrant_tools::lua

@@ -26,6 +26,7 @@
 #include <quadrant/svg.hpp>
 
 #include "demo.hpp"
+#include "figure.hpp"
 
 namespace quadrant_tools::aoi {
 
@@ -35,6 +36,17 @@ using V2 = quadrant::Vec2;
 
 inline constexpr float kMapW = 240, kMapH = 160;
 inline constexpr int kPlayers = 40, kMonsters = 200, kGuards = 30, kDefaultTicks = 200, kQuickTicks = 25;
+inline constexpr Sizes kSizes{.objects_what = "",
+                              .objects = {},
+                              .objects_quick = {},
+                              .objects_max = 0,
+                              .objects_note = "the server holds 40 players and 200 monsters (30 of them guards)",
+                              .frames_what = "ticks",
+                              .frames = kDefaultTicks,
+                              .frames_quick = kQuickTicks,
+                              .frames_max = 100000,
+                              .frames_capped = false,
+                              .objects_x_frames_max = 0};
 inline constexpr std::uint32_t kPlayerLayer = 1, kMonsterLayer = 2, kStealthLayer = 4;
 inline constexpr float kPlayerView = 30, kGuardView = 15, kHysteresis = 2;
 
@@ -80,67 +92,92 @@ std::vector<std::uint64_t> brute_query(const std::map<std::uint64_t, Mob>& mobs,
 
 inline void write_picture(const quadrant::AoiWorld<float>& world, const std::map<std::uint64_t, Mob>& mobs,
                           std::uint64_t hero, const quadrant::Sector<float>& swing, const std::vector<std::uint64_t>& hits,
-                          int tick, const std::string& dir) {
-  // Room above the map for the legend.
-  quadrant::SvgCanvas canvas(quadrant::Box2{{0, 0}, {kMapW, kMapH + 40}}, 1000);
-  canvas.rect(quadrant::Box2{{0, 0}, {kMapW, kMapH}}, {"#fbfbf7", "#888888", 1, 1, "", ""});
-  auto colour = [](const Mob& m) {
-    if (m.guard) return "#ff7f0e";
-    if (m.player) return "#1f77b4";
-    return (m.layers & kStealthLayer) != 0 ? "#9467bd" : "#d62728";
+                          int tick, const std::string& dir, Report& report) {
+  const quadrant::SvgStyle map_style{"#fbfbf7", "#888888", 1, 1, "", "map"};
+  const quadrant::SvgStyle player{"#1f77b4", "#333333", 0.6, 1, "", "player"};
+  const quadrant::SvgStyle guard{"#ff7f0e", "#333333", 0.6, 1, "", "guard"};
+  const quadrant::SvgStyle monster{"#d62728", "#333333", 0.6, 1, "", "monster"};
+  const quadrant::SvgStyle stealthed{"#9467bd", "#333333", 0.6, 1, "", "stealthed"};
+  const quadrant::SvgStyle player_sees{"none", "#a9c8e3", 0.8, 1, "", "sees"};
+  const quadrant::SvgStyle guard_sees{"none", "#f5c08a", 0.8, 1, "", "sees"};
+  const quadrant::SvgStyle player_view{"none", "#9ecae1", 0.8, 1, "3 3", "view"};
+  const quadrant::SvgStyle guard_view{"none", "#f3b27a", 0.8, 1, "3 3", "view"};
+  const quadrant::SvgStyle hero_view{"#c6dbef", "#08519c", 2, 0.35, "", "hero"};
+  const quadrant::SvgStyle hero_keep{"none", "#08519c", 1, 1, "2 2", "hero"};
+  const quadrant::SvgStyle hero_sees{"none", "#08519c", 1.6, 1, "", "hero"};
+  const quadrant::SvgStyle hero_dot{"#08519c", "#ffffff", 1.5, 1, "", "hero"};
+  const quadrant::SvgStyle swing_style{"#fdae6b", "#e6550d", 1.5, 0.6, "", "swing"};
+  const quadrant::SvgStyle hit_ring{"none", "#e6550d", 3, 1, "", "hit"};
+  auto style_of = [&](const Mob& m) -> const quadrant::SvgStyle& {
+    if (m.guard) return guard;
+    if (m.player) return player;
+    return (m.layers & kStealthLayer) != 0 ? stealthed : monster;
   };
+
+  // What this tick shows, so that the legend lists only what is drawn.
+  std::size_t guards = 0, plain = 0, hidden = 0, players = 0, player_lines = 0, guard_lines = 0;
+  for (const auto& entry : mobs) {
+    const Mob& m = entry.second;  // a plain reference: clang 14 cannot capture a structured binding
+    (m.guard ? guards : m.player ? players : (m.layers & kStealthLayer) != 0 ? hidden : plain)++;
+    world.for_each_visible(entry.first, [&](std::uint64_t) { (m.guard ? guard_lines : player_lines)++; });
+  }
+  std::vector<LegendRow> rows;
+  rows.push_back(legend_row(Mark::Box, map_style, "the map, 240 x 160"));
+  if (players > 0) rows.push_back(legend_row(Mark::Box, player, "player: watches (view radius 30) and is seen"));
+  if (guards > 0) rows.push_back(legend_row(Mark::Box, guard, "guard: a monster that watches (radius 15)"));
+  if (plain > 0) rows.push_back(legend_row(Mark::Box, monster, "monster: is seen, watches nothing"));
+  if (hidden > 0) rows.push_back(legend_row(Mark::Box, stealthed, "stealthed monster: seen only by detecting players"));
+  if (player_lines > 0) rows.push_back(legend_row(Mark::Line, player_sees, "a player sees a target"));
+  if (guard_lines > 0) rows.push_back(legend_row(Mark::Line, guard_sees, "a guard sees a target"));
+  if (players > 1) rows.push_back(legend_row(Mark::Ring, player_view, "a player's view radius (45 while buffed)"));
+  if (guards > 0) rows.push_back(legend_row(Mark::Ring, guard_view, "a guard's view radius"));
+  rows.push_back(legend_row(Mark::Dot, hero_dot, "the hero: the player whose swing hits most"));
+  rows.push_back(legend_row(Mark::Ring, hero_view, "the hero's view radius"));
+  rows.push_back(legend_row(Mark::Ring, hero_keep, "+ hysteresis 2: a target leaves its view past this"));
+  rows.push_back(legend_row(Mark::Line, hero_sees, "the hero sees a target"));
+  rows.push_back(legend_row(Mark::Box, swing_style, "the hero's sword swing: a Sector, reach 9, 120 degrees"));
+  if (!hits.empty()) rows.push_back(legend_row(Mark::Ring, hit_ring, "a monster the swing hits"));
+  char title[160];
+  std::snprintf(title, sizeof title, "Tick %d: %zu entities, %zu pairs (watcher, target)", tick, world.size(),
+                world.pair_count());
+  Figure figure(quadrant::Box2{{-3, -3}, {kMapW + 3, kMapH + 3}}, 1000, rows, LegendPlace::Below, title);
+  quadrant::SvgCanvas& canvas = figure.canvas();
+  canvas.rect(quadrant::Box2{{0, 0}, {kMapW, kMapH}}, map_style);
   // Who sees whom: one thin line per pair (from the watcher's side: each line starts at a watcher).
   for (const auto& entry : mobs) {
     const Mob& m = entry.second;  // a plain reference: clang 14 cannot capture a structured binding
     world.for_each_visible(entry.first, [&](std::uint64_t t) {
-      canvas.line(m.pos, mobs.at(t).pos, {"none", m.guard ? "#f5c08a" : "#a9c8e3", 0.8, 1, "", ""});
+      canvas.line(m.pos, mobs.at(t).pos, m.guard ? guard_sees : player_sees);
     });
   }
   // View circles of the players and guards.
   for (const auto& [id, m] : mobs)
-    if ((static_cast<int>(m.mode) & 1) != 0 && id != hero)
-      canvas.circle(m.pos, m.view, {"none", m.guard ? "#f3b27a" : "#9ecae1", 0.8, 1, "3 3", ""});
+    if ((static_cast<int>(m.mode) & 1) != 0 && id != hero) canvas.circle(m.pos, m.view, m.guard ? guard_view : player_view);
   // The hero: view circle, hysteresis ring, what it sees.
   const Mob& h = mobs.at(hero);
-  canvas.circle(h.pos, h.view + kHysteresis, {"none", "#08519c", 1, 1, "2 2", ""});
-  canvas.circle(h.pos, h.view, {"#c6dbef", "#08519c", 2, 0.35, "", ""});
-  world.for_each_visible(hero, [&](std::uint64_t t) {
-    canvas.line(h.pos, mobs.at(t).pos, {"none", "#08519c", 1.6, 1, "", ""});
-  });
-  canvas.shape(swing, {"#fdae6b", "#e6550d", 1.5, 0.6, "", ""});
+  canvas.circle(h.pos, h.view + kHysteresis, hero_keep);
+  canvas.circle(h.pos, h.view, hero_view);
+  world.for_each_visible(hero, [&](std::uint64_t t) { canvas.line(h.pos, mobs.at(t).pos, hero_sees); });
+  canvas.shape(swing, swing_style);
   for (const auto& [id, m] : mobs) {
     const float r = std::max(m.body, 0.9f);
-    canvas.rect(quadrant::Box2{{m.pos.x - r, m.pos.y - r}, {m.pos.x + r, m.pos.y + r}}, {colour(m), "#333333", 0.6, 1, "", ""});
+    canvas.rect(quadrant::Box2{{m.pos.x - r, m.pos.y - r}, {m.pos.x + r, m.pos.y + r}}, style_of(m));
   }
   for (std::uint64_t id : hits) {
     const Mob& m = mobs.at(id);
-    canvas.circle(m.pos, m.body + 1.5f, {"none", "#e6550d", 3, 1, "", ""});
+    canvas.circle(m.pos, m.body + 1.5f, hit_ring);
   }
-  canvas.circle(h.pos, 2.2f, {"#08519c", "#ffffff", 1.5, 1, "", ""});
-  const std::vector<quadrant::SvgCanvas::LegendEntry> rows = {
-      {"#1f77b4", "player (watcher + marker, view radius 30)"},
-      {"#ff7f0e", "guard (watcher + marker, view radius 15)"},
-      {"#d62728", "monster (marker only)"},
-      {"#9467bd", "stealthed monster (layer 4: seen only by players with detection)"},
-      {"#a9c8e3", "thin line: a watcher sees a target (this tick's relation)"},
-      {"#08519c", "hero: view circle (filled), + hysteresis (dashed), what it sees (bold)"},
-      {"#fdae6b", "sword swing (Sector): hits ringed in orange, checked against brute force"}};
-  canvas.legend(rows, 0.9);
-  char caption[160];
-  std::snprintf(caption, sizeof caption, "tick %d: %zu entities, %zu pairs", tick, world.size(), world.pair_count());
-  canvas.text(V2{2, kMapH + 2}, caption, 13, "#333333");
+  canvas.circle(h.pos, 2.2f, hero_dot);
   const std::string path = dir + "/mmo-aoi.svg";
-  canvas.save(path);
-  std::printf("picture: %s (tick %d: who sees whom, the hero's view, a sword swing and its hits)\n\n", path.c_str(),
-              tick);
+  figure.save(path);
+  report.picture(path);
 }
 
 /// `quadrant demo --scenario mmo-aoi`.
-inline bool run_demo(const DemoOptions& opt) {
+inline bool run_demo(const DemoOptions& opt, Report& report) {
   using clock = std::chrono::steady_clock;
-  const int ticks = opt.frames_set ? std::max(1, opt.frames) : opt.quick ? kQuickTicks : kDefaultTicks;
+  const int ticks = frames_of(opt, kSizes);
   Rng rng(opt.seed * 1000003 + 6);
-  Failures failures;
   quadrant::AoiSettings<float> settings{quadrant::Box2{{0, 0}, {kMapW, kMapH}}, kHysteresis};
   quadrant::AoiWorld<float> world(settings);
   std::map<std::uint64_t, Mob> mobs;  // the live entities, as the model sees them
@@ -178,15 +215,21 @@ inline bool run_demo(const DemoOptions& opt) {
   std::set<std::pair<std::uint64_t, std::uint64_t>> relation;
   std::vector<double> times;
   std::size_t enters = 0, leaves = 0, swings = 0, swing_hits = 0, skills = 0, skill_hits = 0;
+  std::printf("== mmo-aoi: an MMO server's area of interest (who sees whom) with AoiWorld ==\n");
+  print_article(kMmoArticle, report, "Builds the server side of the game of");
   std::printf("%d players, %d monsters (%d guards) on a %g x %g map; view radius %g (guards %g), hysteresis %g.\n"
               "Every tick is checked against a brute-force model: events, both directions of the relation, and the\n"
               "sword swing and skill circle hits.\n",
               kPlayers, kMonsters, kGuards, double(kMapW), double(kMapH), double(kPlayerView), double(kGuardView),
               double(kHysteresis));
+  report.json()["parameters"] = {{"players", kPlayers}, {"monsters", kMonsters},       {"guards", kGuards},
+                                 {"map", {kMapW, kMapH}}, {"view_radius", kPlayerView}, {"guard_view_radius", kGuardView},
+                                 {"hysteresis", kHysteresis}, {"ticks", ticks},          {"seed", opt.seed}};
   Line line;
   line.add("%6s %9s %7s %7s %8s %10s %8s", "tick", "entities", "enter", "leave", "pairs", "tick us", "swing");
   line.print();
   const int picture_tick = ticks / 2;
+  bool pictured = false;
   for (int t = 0; t < ticks; ++t) {
     const std::string at = "tick " + std::to_string(t) + ": ";
     // The game moves; the AoiWorld hears about it.
@@ -246,8 +289,9 @@ inline bool run_demo(const DemoOptions& opt) {
       }
     }
     relation = next;
-    if (events != want)
-      failures.add(at + std::to_string(events.size()) + " events, brute force " + std::to_string(want.size()));
+    if (!report.check("events: Enter / Leave = brute force's, in order", double(want.size()), double(events.size()),
+                      events == want))
+      report.add(at + std::to_string(events.size()) + " events, brute force " + std::to_string(want.size()));
     for (const AoiEvent& e : events) (e.kind == AoiEvent::Kind::Enter ? in : out)++;
     enters += in;
     leaves += out;
@@ -256,15 +300,20 @@ inline bool run_demo(const DemoOptions& opt) {
       world.for_each_visible(id, [&](std::uint64_t x) { got.push_back(x); });
       for (auto it = relation.lower_bound({id, 0}); it != relation.end() && it->first == id; ++it)
         expect.push_back(it->second);
-      if (got != expect) failures.add(at + "visible set of " + std::to_string(id) + " differs");
+      if (!report.check("for_each_visible = brute force's relation", double(expect.size()), double(got.size()),
+                        got == expect))
+        report.add(at + "visible set of " + std::to_string(id) + " differs");
       got.clear();
       expect.clear();
       world.for_each_watcher(id, [&](std::uint64_t x) { got.push_back(x); });
       for (const auto& [w, x] : relation)
         if (x == id) expect.push_back(w);
-      if (got != expect) failures.add(at + "watchers of " + std::to_string(id) + " differ");
+      if (!report.check("for_each_watcher = brute force's relation", double(expect.size()), double(got.size()),
+                        got == expect))
+        report.add(at + "watchers of " + std::to_string(id) + " differ");
     }
-    if (world.pair_count() != relation.size()) failures.add(at + "pair_count differs");
+    if (!report.check("pair_count() = brute force's pairs", double(relation.size()), double(world.pair_count())))
+      report.add(at + "pair_count differs");
 
     // A player swings a sword (a 120-degree fan of radius 9 ahead of it) at monsters; a mage casts a circle.
     std::vector<std::uint64_t> player_ids;
@@ -285,34 +334,64 @@ inline bool run_demo(const DemoOptions& opt) {
     if (hero != 0) {
       swing = swing_of(hero);
       world.query(swing, [&](std::uint64_t id) { hits.push_back(id); }, kMonsterLayer | kStealthLayer);
-      if (hits != brute_query(mobs, swing, kMonsterLayer | kStealthLayer)) failures.add(at + "sword swing hits differ");
+      const std::vector<std::uint64_t> want_hits = brute_query(mobs, swing, kMonsterLayer | kStealthLayer);
+      if (!report.check("sword swing (Sector query): hits = brute force", double(want_hits.size()),
+                        double(hits.size()), hits == want_hits))
+        report.add(at + "sword swing hits differ");
       ++swings;
       swing_hits += hits.size();
     }
     const quadrant::Circle<float> skill{spot(), 8};
     std::vector<std::uint64_t> burnt;
     world.query(skill, [&](std::uint64_t id) { burnt.push_back(id); });
-    if (burnt != brute_query(mobs, skill, ~0u)) failures.add(at + "skill circle hits differ");
+    const std::vector<std::uint64_t> want_burnt = brute_query(mobs, skill, ~0u);
+    if (!report.check("skill circle (Circle query): hits = brute force", double(want_burnt.size()),
+                      double(burnt.size()), burnt == want_burnt))
+      report.add(at + "skill circle hits differ");
     ++skills;
     skill_hits += burnt.size();
-    if (t == picture_tick && hero != 0 && !opt.svg_dir.empty()) write_picture(world, mobs, hero, swing, hits, t, opt.svg_dir);
+    if (t == picture_tick && hero != 0 && !opt.svg_dir.empty()) {
+      write_picture(world, mobs, hero, swing, hits, t, opt.svg_dir, report);
+      pictured = true;
+    }
     if (t % std::max(1, ticks / 10) == 0 || t == ticks - 1) {
       line.add("%6d %9zu %7zu %7zu %8zu %10.1f %8zu", t, world.size(), in, out, world.pair_count(), times.back(),
                hits.size());
       line.print();
+      report.table("ticks").push_back({{"tick", t},
+                                       {"entities", world.size()},
+                                       {"enter", in},
+                                       {"leave", out},
+                                       {"pairs", world.pair_count()},
+                                       {"tick_us", times.back()},
+                                       {"swing_hits", hits.size()}});
     }
+    report.tick("tick %d of %d", t + 1, ticks);
   }
   try {
     world.validate();
+    report.check("validate() after the last tick", 1, 1);
   } catch (const std::exception& e) {
-    failures.add(std::string("validate: ") + e.what());
+    report.check("validate() after the last tick", 1, 0);
+    report.add(std::string("validate: ") + e.what());
   }
   std::printf("Over %d ticks: %zu Enter and %zu Leave events; %zu sword swings hit %zu monsters, %zu skill circles hit\n"
               "%zu entities; tick() median %.1f us (skin %g).\n\n",
               ticks, enters, leaves, swings, swing_hits, skills, skill_hits, median(times), double(world.skin()));
+  report.figure("enter_events", enters);
+  report.figure("leave_events", leaves);
+  report.figure("sword_swings", swings);
+  report.figure("sword_swing_hits", swing_hits);
+  report.figure("skill_circles", skills);
+  report.figure("skill_circle_hits", skill_hits);
+  report.figure("tick_us_median", median(times));
+  report.figure("skin", world.skin());
+  if (pictured)
+    std::printf("picture: %s/mmo-aoi.svg (tick %d: who sees whom, the hero's view, a sword swing and its hits)\n\n",
+                opt.svg_dir.c_str(), picture_tick);
   char detail[96];
   std::snprintf(detail, sizeof detail, "%d ticks, events and skill queries match brute force", ticks);
-  return failures.finish("mmo-aoi", detail);
+  return report.finish(detail);
 }
 
 }  // namespace quadrant_tools::aoi

@@ -24,6 +24,7 @@
 
 #include "article_tree.hpp"
 #include "demo.hpp"
+#include "figure.hpp"
 
 namespace quadrant_tools::mmo {
 
@@ -33,10 +34,21 @@ using quadrant::Placement;
 
 // The article's world (QTDemo.X_MIN .. Y_MAX) and defaults.
 inline constexpr float kWidth = 120, kHeight = 80;
-inline constexpr int kDefaultObjects = 300, kDefaultFrames = 120, kQuickFrames = 10;
-inline constexpr int kMaxObjects = 5000;  // brute force is quadratic
+inline constexpr int kDefaultObjects[] = {300};
+inline constexpr int kDefaultFrames = 120, kQuickFrames = 10;
 // The article's figures: 300 objects, traversal count at depth 0 and (about) at depth 4.
 inline constexpr int kArticleObjects = 300;
+inline constexpr Sizes kSizes{.objects_what = "boxes",
+                              .objects = kDefaultObjects,
+                              .objects_quick = kDefaultObjects,
+                              .objects_max = 5000,
+                              .objects_note = "brute force is quadratic, and runs for every configuration",
+                              .frames_what = "frames",
+                              .frames = kDefaultFrames,
+                              .frames_quick = kQuickFrames,
+                              .frames_max = 100000,
+                              .frames_capped = false,
+                              .objects_x_frames_max = 10'000'000};
 
 struct Body {
   float x, y, half_w, half_h, vx, vy;
@@ -128,7 +140,7 @@ inline std::string describe(const Run& r) {
   return buf;
 }
 
-inline Result run(const Scene& scene, const Run& cfg, Failures& failures) {
+inline Result run(const Scene& scene, const Run& cfg, Report& report) {
   using clock = std::chrono::steady_clock;
   quadrant::Config<2, float> config;
   config.world = Box2{{0, 0}, {kWidth, kHeight}};
@@ -189,15 +201,19 @@ inline Result run(const Scene& scene, const Run& cfg, Failures& failures) {
       if (!article_diff.empty()) article_diff += "; ";
       article_diff += std::to_string(n - std::min(n, self_hits)) + " objects did not find themselves";
     }
-    if (!pair_diff.empty())
-      failures.add(describe(cfg) + ", frame " + std::to_string(f) + ": for_each_pair vs brute force: " + pair_diff);
-    if (!article_diff.empty())
-      failures.add(describe(cfg) + ", frame " + std::to_string(f) + ": article loop vs brute force: " + article_diff);
+    if (!report.check("pairs: for_each_pair = brute force", double(scene.truth[f].size()), double(found.size()),
+                      pair_diff.empty()))
+      report.add(describe(cfg) + ", frame " + std::to_string(f) + ": for_each_pair vs brute force: " + pair_diff);
+    if (!report.check("pairs: article's loop, query(own box) = brute force x 2",
+                      2.0 * double(scene.truth[f].size()), double(article.size()), article_diff.empty()))
+      report.add(describe(cfg) + ", frame " + std::to_string(f) + ": article loop vs brute force: " + article_diff);
   }
   try {
     tree.validate();
+    report.check("validate() after the last frame", 1, 1);
   } catch (const std::exception& e) {
-    failures.add(describe(cfg) + ": validate() after the last frame: " + e.what());
+    report.check("validate() after the last frame", 1, 0);
+    report.add(describe(cfg) + ": validate() after the last frame: " + e.what());
   }
   const double frames = static_cast<double>(scene.frames.size());
   result.pair_tests /= frames;
@@ -211,7 +227,7 @@ inline Result run(const Scene& scene, const Run& cfg, Failures& failures) {
 
 /// The article's own tree on the same frames: mean Retrieve candidates per frame, summed over objects (self
 /// included), the article's 遍历次数. Its pairs are checked against brute force too, to vouch for the port.
-inline double run_article_tree(const Scene& scene, int depth, Failures& failures) {
+inline double run_article_tree(const Scene& scene, int depth, Report& report) {
   ArticleQuadTree tree(Box2{{0, 0}, {kWidth, kHeight}}, depth);
   std::vector<ArticleQuadTree::AABB> boxes(scene.objects);
   std::vector<std::uint32_t> candidates;
@@ -233,8 +249,9 @@ inline double run_article_tree(const Scene& scene, int depth, Failures& failures
     }
     std::sort(pairs.begin(), pairs.end());
     const std::string diff = compare_pairs(pairs, scene.truth[f], 1);
-    if (!diff.empty())
-      failures.add("article's tree (port) depth " + std::to_string(depth) + ", frame " + std::to_string(f) + ": " +
+    if (!report.check("pairs: the article's tree (port) = brute force", double(scene.truth[f].size()),
+                      double(pairs.size()), diff.empty()))
+      report.add("article's tree (port) depth " + std::to_string(depth) + ", frame " + std::to_string(f) + ": " +
                    diff);
   }
   return total / static_cast<double>(scene.frames.size());
@@ -249,7 +266,9 @@ inline const char* article_says(std::size_t objects, int depth) {
 }
 
 inline void print_update_table(const Scene& scene, Update update, const std::vector<int>& depths,
-                               const std::vector<int>& thresholds, Failures& failures) {
+                               const std::vector<int>& thresholds, Report& report) {
+  report.step("update = %s: %zu placements x %zu depths x %zu thresholds, %zu frames each", name_of(update),
+              std::size_t(3), depths.size(), thresholds.size(), scene.frames.size());
   if (update == Update::Rebuild)
     std::printf("update = rebuild: every frame clear(), then insert() every object (the article's way)\n");
   else
@@ -270,11 +289,20 @@ inline void print_update_table(const Scene& scene, Update update, const std::vec
     for (int depth : depths) {
       line.add("%-9s %5d", name_of(p), depth);
       for (int t : thresholds) {
-        const Result r = run(scene, Run{update, p, depth, t}, failures);
+        const Result r = run(scene, Run{update, p, depth, t}, report);
         line.add(" | %10.0f %13.0f %8.3f", r.pair_tests, r.article_tests, r.ms);
+        const char* says = article_says(scene.objects, depth);
+        report.table("update").push_back({{"update", name_of(update)},
+                                          {"placement", name_of(p)},
+                                          {"max_depth", depth},
+                                          {"split_threshold", t},
+                                          {"pair_tests", r.pair_tests},
+                                          {"article_tests", r.article_tests},
+                                          {"ms", r.ms},
+                                          {"article_says", says[0] ? Report::Json(says) : Report::Json(nullptr)}});
       }
       line.add(" | %s", article_says(scene.objects, depth)).print();
-      std::fflush(stdout);
+      report.tick("update = %s: %s, max_depth %d done", name_of(update), name_of(p), depth);
     }
   }
   std::printf("\n");
@@ -282,7 +310,7 @@ inline void print_update_table(const Scene& scene, Update update, const std::vec
 
 // The three placements side by side at the default configuration (max_depth 8, split_threshold 32): what a user
 // who changes nothing but the placement gets. docs/placements.md quotes this table.
-inline void print_placement_table(const Scene& scene, Failures& failures) {
+inline void print_placement_table(const Scene& scene, Report& report) {
   const quadrant::Config<2, float> defaults{};
   std::printf("The placements at the default max_depth %d and split_threshold %d (per frame; ms: median):\n",
               defaults.max_depth, defaults.split_threshold);
@@ -291,11 +319,20 @@ inline void print_placement_table(const Scene& scene, Failures& failures) {
            "entries/obj", "bytes/obj");
   line.print();
   for (Placement p : {Placement::Loose, Placement::Parent, Placement::Leaves}) {
-    const Result rebuild = run(scene, Run{Update::Rebuild, p, defaults.max_depth, defaults.split_threshold}, failures);
-    const Result move = run(scene, Run{Update::Move, p, defaults.max_depth, defaults.split_threshold}, failures);
+    const Result rebuild = run(scene, Run{Update::Rebuild, p, defaults.max_depth, defaults.split_threshold}, report);
+    const Result move = run(scene, Run{Update::Move, p, defaults.max_depth, defaults.split_threshold}, report);
     line.add("%-9s %11.0f %14.0f %12.3f %9.3f %12.2f %10.1f", name_of(p), move.pair_tests, move.article_tests,
              rebuild.ms, move.ms, move.entries_per_object, move.bytes_per_object);
     line.print();
+    report.table("placements").push_back({{"placement", name_of(p)},
+                                          {"max_depth", defaults.max_depth},
+                                          {"split_threshold", defaults.split_threshold},
+                                          {"pair_tests", move.pair_tests},
+                                          {"article_tests", move.article_tests},
+                                          {"rebuild_ms", rebuild.ms},
+                                          {"move_ms", move.ms},
+                                          {"entries_per_object", move.entries_per_object},
+                                          {"bytes_per_object", move.bytes_per_object}});
   }
   std::printf("(entries/obj: node entries per object, above 1 only for Leaves; bytes/obj: Stats::bytes, the heap the\n"
               " tree holds, capacity included, divided by the objects. Pair tests are from the move() run.)\n\n");
@@ -317,7 +354,7 @@ inline quadrant::Sector<float> swing_of(const Scene& scene, std::size_t frame) {
   return quadrant::Sector<float>{now, facing, kSwordReach, kSwordHalfAngle};
 }
 
-inline void print_sword_swing(const Scene& scene, Failures& failures) {
+inline void print_sword_swing(const Scene& scene, Report& report) {
   std::printf("The player (object 0) swings a sword every frame: a sector of reach %g and half-angle 60 degrees in\n"
               "the direction it moves, querying the monsters' layer only. Hits per swing and tests per swing,\n"
               "averaged over the frames; brute force tests every monster.\n",
@@ -340,14 +377,20 @@ inline void print_sword_swing(const Scene& scene, Failures& failures) {
       for (std::size_t i = 1; i < scene.objects; ++i)
         if (quadrant::overlaps(swing, scene.frames[f][i])) expected.push_back(static_cast<int>(i));
       std::sort(got.begin(), got.end());
-      if (got != expected)
-        failures.add("sword swing, " + std::string(name_of(p)) + ", frame " + std::to_string(f) + ": " +
+      if (!report.check("sword swing: hits = brute force", double(expected.size()), double(got.size()),
+                        got == expected))
+        report.add("sword swing, " + std::string(name_of(p)) + ", frame " + std::to_string(f) + ": " +
                      std::to_string(got.size()) + " hits, brute force " + std::to_string(expected.size()));
       hits += static_cast<double>(got.size());
       tests += static_cast<double>(st.box_tests);
     }
     line.add("%-10s %12.2f %14.1f %14zu", name_of(p), hits / double(frames), tests / double(frames), scene.objects - 1);
     line.print();
+    report.table("sword_swing").push_back({{"placement", name_of(p)},
+                                           {"max_depth", 5},
+                                           {"hits_per_swing", hits / double(frames)},
+                                           {"tests_per_swing", tests / double(frames)},
+                                           {"brute_tests", scene.objects - 1}});
   }
   std::printf("\n");
 }
@@ -355,7 +398,7 @@ inline void print_sword_swing(const Scene& scene, Failures& failures) {
 // Contact events, the Unity loop's OnTriggerEnter / OnTriggerExit: a ContactTracker over the default tree, moved by
 // one batch a frame. Every frame's begun and ended pairs are checked against the difference of the brute-force
 // pair sets of this frame and the last (at frame 0, every pair begins).
-inline void print_contact_events(const Scene& scene, Failures& failures) {
+inline void print_contact_events(const Scene& scene, Report& report) {
   std::printf("Contact events (ContactTracker, default Loose tree, one move batch a frame): pairs that began and\n"
               "ended touching, each frame checked against the difference of brute force's pair sets.\n");
   Line line;
@@ -384,9 +427,12 @@ inline void print_contact_events(const Scene& scene, Failures& failures) {
                         std::back_inserter(want_begun));
     std::set_difference(before.begin(), before.end(), scene.truth[f].begin(), scene.truth[f].end(),
                         std::back_inserter(want_ended));
-    if (keys(contacts.begun()) != want_begun || keys(contacts.ended()) != want_ended ||
-        keys(contacts.contacts()) != scene.truth[f])
-      failures.add("contact events, frame " + std::to_string(f) + ": " + std::to_string(contacts.begun().size()) +
+    const bool same = keys(contacts.begun()) == want_begun && keys(contacts.ended()) == want_ended &&
+                      keys(contacts.contacts()) == scene.truth[f];
+    if (!report.check("contacts: begun + ended = brute force's set differences",
+                      double(want_begun.size() + want_ended.size()),
+                      double(contacts.begun().size() + contacts.ended().size()), same))
+      report.add("contact events, frame " + std::to_string(f) + ": " + std::to_string(contacts.begun().size()) +
                    " begun / " + std::to_string(contacts.ended().size()) + " ended, brute force " +
                    std::to_string(want_begun.size()) + " / " + std::to_string(want_ended.size()));
     if (f > 0) {
@@ -396,72 +442,104 @@ inline void print_contact_events(const Scene& scene, Failures& failures) {
     if (f < 3 || f % 20 == 0 || f + 1 == frames) {
       line.add("%6zu %9zu %7zu %7zu", f, contacts.contacts().size(), contacts.begun().size(), contacts.ended().size());
       line.print();
+      report.table("contacts").push_back({{"frame", f},
+                                          {"contacts", contacts.contacts().size()},
+                                          {"begun", contacts.begun().size()},
+                                          {"ended", contacts.ended().size()}});
     }
   }
-  if (frames > 1)
+  if (frames > 1) {
     std::printf("From frame 1 on, %.2f pairs began and %.2f ended a frame on average (frame 0 begins every pair).\n",
                 double(begun) / double(frames - 1), double(ended) / double(frames - 1));
+    report.figure("contacts_begun_per_frame", double(begun) / double(frames - 1));
+    report.figure("contacts_ended_per_frame", double(ended) / double(frames - 1));
+  }
   std::printf("\n");
 }
 
-// The article's picture of its tree, on the last frame: cells coloured by depth (Placement::Parent, depth 4, as the
-// article builds it, leaves splitting past 8 objects), each object's line to the node holding it, colliding objects in red, and the sword swing
-// with the monsters it hits filled.
-inline void write_picture(const Scene& scene, const std::string& dir) {
+// The article's picture of its tree, on the last frame: cells coloured by depth (Placement::Parent, max_depth 4, as the
+// article builds it; leaves split past 32 objects, the default), each object's line to the node holding it,
+// colliding objects in red, and the player's sword swing with the monsters it hits; the legend below the world.
+inline void write_picture(const Scene& scene, const std::string& dir, Report& report) {
   const std::size_t last = scene.frames.size() - 1;
   quadrant::QuadTree<int> tree({.world = {{0, 0}, {kWidth, kHeight}}, .max_depth = 4, .placement = Placement::Parent});
   for (std::size_t i = 0; i < scene.objects; ++i) tree.insert(scene.frames[last][i], static_cast<int>(i));
-  quadrant::SvgCanvas canvas(tree.config().world, 960);
-  quadrant::draw_tree(canvas, tree, {.owner_lines = true});
   std::vector<bool> colliding(scene.objects, false);
   tree.for_each_pair([&](Handle a, Handle b) {
     colliding[std::size_t(tree.value(a))] = true;
     colliding[std::size_t(tree.value(b))] = true;
   });
-  quadrant::draw_objects(canvas, tree, [&](Handle, const int& i) { return colliding[std::size_t(i)]; });
   const quadrant::Sector<float> swing = swing_of(scene, last);
-  quadrant::SvgStyle orange;
-  orange.fill = "#ff7f0e";
-  orange.stroke = "#a04a00";
-  orange.stroke_width_px = 2;
-  orange.opacity = 0.3;
-  canvas.shape(swing, orange);
-  orange.opacity = 0.8;
+  std::size_t hit = 0;
+  for (std::size_t i = 1; i < scene.objects; ++i) hit += quadrant::overlaps(swing, scene.frames[last][i]);
+
+  constexpr double kFill = 0.35;
+  const quadrant::SvgStyle box{"none", "#111111", 1, 1, "", "object"};
+  const quadrant::SvgStyle red{"none", "#d62728", 2, 1, "", "highlight"};
+  const quadrant::SvgStyle owner{"none", "#444444", 0.5, 1, "", "owner"};
+  const quadrant::SvgStyle sector{"#ff7f0e", "#a04a00", 2, 0.3, "", "swing"};
+  const quadrant::SvgStyle monster{"#ff7f0e", "#a04a00", 2, 0.8, "", "hit"};
+  const quadrant::SvgStyle player{"#1f77b4", "#0b3d62", 2, 1, "", "player"};
+  std::vector<bool> leaf_depth(16, false);
+  tree.for_each_node([&](const quadrant::NodeView<2, float>& v) {
+    if (v.leaf && v.depth < 16) leaf_depth[std::size_t(v.depth)] = true;
+  });
+  std::vector<LegendRow> rows;
+  for (int d = 0; d < 16; ++d)
+    if (leaf_depth[std::size_t(d)]) {
+      char label[96];
+      std::snprintf(label, sizeof label, "leaf cell at depth %d (%g x %g)", d, double(kWidth) / (1 << d),
+                    double(kHeight) / (1 << d));
+      rows.push_back(legend_row(Mark::Box, {quadrant::depth_colour(d), "#555555", 0.75, kFill, "", ""}, label));
+    }
+  rows.push_back(legend_row(Mark::Box, box, "a box overlapping no other"));
+  rows.push_back(legend_row(Mark::Box, red, "a box overlapping another (for_each_pair)"));
+  rows.push_back(legend_row(Mark::Box, player, "the player (box 0)"));
+  rows.push_back(legend_row(Mark::Line, owner, "from a box to the centre of the node that holds it"));
+  rows.push_back(legend_note("(Parent: a box on a split line stays in the node above)"));
+  rows.push_back(legend_row(Mark::Box, sector, "its sword swing: a Sector of reach 6, 120 degrees wide"));
+  if (hit > 0) rows.push_back(legend_row(Mark::Box, monster, "a monster the swing hits (exact test)"));
+  char title[128];
+  std::snprintf(title, sizeof title, "Frame %zu: %zu boxes in %g x %g, Placement::Parent, max_depth 4", last + 1,
+                scene.objects, double(kWidth), double(kHeight));
+  Figure figure(tree.config().world, 960, rows, LegendPlace::Below, title);
+  quadrant::SvgCanvas& canvas = figure.canvas();
+  quadrant::draw_tree(canvas, tree, {.objects = false, .owner_lines = true, .legend = false, .fill_opacity = kFill});
+  tree.for_each([&](Handle, const int& i, const Box2& b) { canvas.rect(b, colliding[std::size_t(i)] ? red : box); });
+  canvas.shape(swing, sector);
   for (std::size_t i = 1; i < scene.objects; ++i)
-    if (quadrant::overlaps(swing, scene.frames[last][i])) canvas.rect(scene.frames[last][i], orange);
-  quadrant::SvgStyle blue = orange;
-  blue.fill = "#1f77b4";
-  blue.stroke = "#0b3d62";
-  blue.opacity = 1;
-  canvas.rect(scene.frames[last][0], blue);
+    if (quadrant::overlaps(swing, scene.frames[last][i])) canvas.rect(scene.frames[last][i], monster);
+  canvas.rect(scene.frames[last][0], player);
   const std::string path = dir + "/mmo-collision.svg";
-  canvas.save(path);
+  figure.save(path);
+  report.picture(path);
   std::printf("picture: %s (cells by depth, owner lines, colliding boxes red, the player blue, its sword swing and\n"
-              "the monsters it hits orange)\n\n",
+              "the monsters it hits orange; the legend below)\n\n",
               path.c_str());
 }
 
 /// `quadrant demo --scenario mmo-collision`.
-inline bool run_demo(const DemoOptions& opt) {
-  const int objects = opt.objects_set ? opt.objects : kDefaultObjects;
-  const int frames = opt.frames_set ? opt.frames : (opt.quick ? kQuickFrames : kDefaultFrames);
+inline bool run_demo(const DemoOptions& opt, Report& report) {
+  const int objects = objects_of(opt, kSizes).front();
+  const int frames = frames_of(opt, kSizes);
   const std::vector<int> depths = opt.quick ? std::vector<int>{0, 2, 4} : std::vector<int>{0, 1, 2, 3, 4, 5, 6};
   const std::vector<int> thresholds{0, 8, 32};
-  // Brute force tests n (n - 1) / 2 pairs per frame, for every configuration.
-  if (objects > kMaxObjects)
-    throw std::invalid_argument("mmo-collision: --objects must be at most " + std::to_string(kMaxObjects) +
-                                " (brute force is quadratic)");
-  // Every frame's boxes are kept in memory.
-  if (static_cast<long long>(objects) * frames > 10'000'000)
-    throw std::invalid_argument("mmo-collision: objects x frames must be at most 10000000 (every frame is kept)");
+  if (const std::string why = refusal("mmo-collision", opt, kSizes); !why.empty()) throw std::invalid_argument(why);
+  report.step("computing %d frames of %d boxes and brute force's pairs", frames, objects);
   const Scene scene = make_scene(objects, frames, opt.seed);
-  Failures failures;
 
   double pairs = 0;
   for (const auto& t : scene.truth) pairs += static_cast<double>(t.size());
   pairs /= static_cast<double>(frames);
+  report.json()["parameters"] = {{"objects", objects},  {"frames", frames},
+                                 {"seed", opt.seed},    {"world", {kWidth, kHeight}},
+                                 {"sides", "uniform in [1, 3]"}, {"depths", depths},
+                                 {"split_thresholds", thresholds}};
+  report.figure("brute_force_tests_per_frame", scene.brute_tests);
+  report.figure("overlapping_pairs_per_frame", pairs);
 
-  std::printf("== mmo-collision: the MMO article's collision test (seeds/000, Unity C#) ==\n");
+  std::printf("== mmo-collision: 300 moving boxes and their collisions ==\n");
+  print_article(kMmoArticle, report);
   std::printf("%d boxes (sides uniform in [1, 3]) moving 0.05..0.2 per axis per frame, bouncing off the walls of a\n"
               "%g x %g world; %d frames, seed %llu. Per frame, each tree finds every overlapping pair with\n"
               "for_each_pair and runs the article's loop (every object queries its own box); both are checked\n"
@@ -472,24 +550,35 @@ inline bool run_demo(const DemoOptions& opt) {
               "  brute force    every i < j pair tested: %d x %d / 2 = %zu box tests; %.1f overlapping pairs found\n"
               "  pair tests     PairStats::box_tests of for_each_pair: object-object tests to report each pair once\n"
               "  article tests  sum over objects of QueryStats::box_tests of query(its own box), self-test included;\n"
-              "                 the article's 遍历次数 (traversal count) sums the candidates its Retrieve returned,\n"
+              "                 the article's traversal count sums the candidates its Retrieve returned,\n"
               "                 self included (300 x 300 = 90000 at depth 0, ~6500 at depth 4)\n"
               "  ms             median over frames of tree update + for_each_pair (the only non-deterministic column)\n"
               "  depth          Config::max_depth (root = 0), the article's DepthMax\n\n",
               objects, objects - 1, scene.brute_tests, pairs);
 
   // The article's tree on this scene, and on the same scene with the sides its code really draws.
+  report.step("the article's tree (port) at depths 0..%d", depths.back());
   const Scene unity_sides = make_scene(objects, frames, opt.seed, Sides::Unity1Or2);
   std::printf("The article's own tree (its C# Insert / Retrieve ported), on the same frames: Retrieve candidates\n");
+  std::vector<double> uniform, unity;
+  for (int d : depths) {
+    uniform.push_back(run_article_tree(scene, d, report));
+    unity.push_back(run_article_tree(unity_sides, d, report));
+    const char* says = article_says(scene.objects, d);
+    report.table("article_tree").push_back({{"max_depth", d},
+                                            {"candidates_sides_1_to_3", uniform.back()},
+                                            {"candidates_sides_1_or_2", unity.back()},
+                                            {"article_says", says[0] ? Report::Json(says) : Report::Json(nullptr)}});
+  }
   Line line;
   line.add("%-28s", "depth");
   for (int d : depths) line.add(" %7d", d);
   line.print();
   line.add("%-28s", "article's tree, sides [1, 3]");
-  for (int d : depths) line.add(" %7.0f", run_article_tree(scene, d, failures));
+  for (double v : uniform) line.add(" %7.0f", v);
   line.print();
   line.add("%-28s", "article's tree, sides 1 or 2");
-  for (int d : depths) line.add(" %7.0f", run_article_tree(unity_sides, d, failures));
+  for (double v : unity) line.add(" %7.0f", v);
   line.print();
   if (static_cast<std::size_t>(objects) == kArticleObjects) {
     line.add("%-28s", "article says");
@@ -499,14 +588,16 @@ inline bool run_demo(const DemoOptions& opt) {
   std::printf("(The article draws sides with UnityEngine.Random.Range(1, 3), whose int overload returns 1 or 2;\n"
               " the second row uses such sides. Everything below uses sides uniform in [1, 3].)\n\n");
 
-  print_update_table(scene, Update::Rebuild, depths, thresholds, failures);
-  print_update_table(scene, Update::Move, depths, thresholds, failures);
-  print_placement_table(scene, failures);
-  print_sword_swing(scene, failures);
-  print_contact_events(scene, failures);
-  if (!opt.svg_dir.empty()) write_picture(scene, opt.svg_dir);
+  print_update_table(scene, Update::Rebuild, depths, thresholds, report);
+  print_update_table(scene, Update::Move, depths, thresholds, report);
+  report.step("the placements at the default configuration");
+  print_placement_table(scene, report);
+  report.step("the sword swing and the contact events");
+  print_sword_swing(scene, report);
+  print_contact_events(scene, report);
+  if (!opt.svg_dir.empty()) write_picture(scene, opt.svg_dir, report);
 
-  return failures.finish("mmo-collision", "all frames agree with brute force");
+  return report.finish("all frames agree with brute force");
 }
 
 }  // namespace quadrant_tools::mmo

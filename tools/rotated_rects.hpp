@@ -36,6 +36,7 @@
 #include <quadrant/svg.hpp>
 
 #include "demo.hpp"
+#include "figure.hpp"
 
 namespace quadrant_tools::rotated {
 
@@ -48,6 +49,21 @@ using Polygon = quadrant::ConvexPolygon<float>;
 // The article's world, Rect(-10, -10, 20, 20), and its tree: MyQuadTree(bounds, 4, 4).
 inline const Box2 kWorld{{-10, -10}, {10, 10}};
 inline constexpr int kArticleThreshold = 4, kArticleDepth = 4;
+// The fixed sizes measured, the frames timed per measurement, and the benchmark's budget per frame.
+inline constexpr int kSizesDefault[] = {500, 2000, 8000}, kSizesQuick[] = {300, 1000};
+inline constexpr int kTimedFrames = 3, kMaxTimedFrames = 15;
+inline constexpr double kBudgetMs = 100, kQuickBudgetMs = 3;
+inline constexpr Sizes kSizes{.objects_what = "rectangles",
+                              .objects = kSizesDefault,
+                              .objects_quick = kSizesQuick,
+                              .objects_max = 50000,
+                              .objects_note = "brute force runs SAT on every pair",
+                              .frames_what = "frames timed per measurement (the scene is static)",
+                              .frames = kTimedFrames,
+                              .frames_quick = kTimedFrames,
+                              .frames_max = kMaxTimedFrames,
+                              .frames_capped = true,
+                              .objects_x_frames_max = 0};
 
 // ---- the scene ----------------------------------------------------------------------------------------------------
 
@@ -313,7 +329,7 @@ struct Measurement {
 /// the article) then find the colliding pairs. `keys`, when given, receives frame 0's pairs. Stops once more than
 /// half the frames cost more than stop_ms (the median is then over it). validate()s quadrant's tree at the end.
 inline Measurement measure(const Contender& c, const Scene& s, std::size_t n, int frames, double stop_ms,
-                           std::vector<std::uint64_t>* keys, Failures& failures, const std::string& where) {
+                           std::vector<std::uint64_t>* keys, Report& report, const std::string& where) {
   using clock = std::chrono::steady_clock;
   std::optional<quadrant::QuadTree<std::uint32_t>> tree;
   std::optional<ArticleTree> article;
@@ -392,22 +408,27 @@ inline Measurement measure(const Contender& c, const Scene& s, std::size_t n, in
     ms.push_back(std::chrono::duration<double, std::milli>(done - start).count());
     rebuild_ms.push_back(std::chrono::duration<double, std::milli>(built - start).count());
 
-    if ((c.method == Method::ArticleTree || c.method == Method::QueryLoop) && self_hits != n)
-      failures.add(where + ": " + std::to_string(n - std::min(n, self_hits)) + " rectangles did not find themselves");
+    if ((c.method == Method::ArticleTree || c.method == Method::QueryLoop) &&
+        !report.check("query loops: every rectangle finds itself", double(n), double(self_hits)))
+      report.add(where + ": " + std::to_string(n - std::min(n, self_hits)) + " rectangles did not find themselves");
     if (f == 0) {
       m.print = sink.print;
       m.sat_tests = sat_tests;
       m.box_tests = box_tests;
-    } else if (!(sink.print == m.print)) {
-      failures.add(where + ": frame " + std::to_string(f) + " found other pairs than frame 0 (the scene is static)");
+    } else if (!report.check("static scene: every frame finds frame 0's pairs", double(m.print.count),
+                             double(sink.print.count), sink.print == m.print)) {
+      report.add(where + ": frame " + std::to_string(f) + " found other pairs than frame 0 (the scene is static)");
     }
+    report.tick("%s: frame %d of %d took %.1f ms", where.c_str(), f + 1, frames, ms.back());
     if (ms.back() > stop_ms && ++over > frames / 2) break;
   }
   if (tree) {
     try {
       tree->validate();
+      report.check("validate() after each measurement", 1, 1);
     } catch (const std::exception& e) {
-      failures.add(where + ": validate(): " + e.what());
+      report.check("validate() after each measurement", 1, 0);
+      report.add(where + ": validate(): " + e.what());
     }
   }
   m.ms = median(ms);
@@ -452,12 +473,14 @@ struct Reference {
   std::size_t box_pairs = 0, borderline = 0;
 };
 
-inline Reference make_reference(const Scene& s, std::size_t n, Failures& failures, const std::string& where) {
+inline Reference make_reference(const Scene& s, std::size_t n, Report& report, const std::string& where) {
   Reference r;
   const auto count = static_cast<std::uint32_t>(n);
-  for (std::uint32_t i = 0; i < count; ++i)
+  for (std::uint32_t i = 0; i < count; ++i) {
     for (std::uint32_t j = i + 1; j < count; ++j)
       if (sat(s, i, j)) r.pairs.push_back(pair_key(i, j));  // generated in key order: already sorted
+    report.tick("%s: brute force, rectangle %u of %zu", where.c_str(), i + 1, n);
+  }
 
   std::vector<std::uint64_t> swept;
   std::size_t disagreements = 0;
@@ -469,19 +492,23 @@ inline Reference make_reference(const Scene& s, std::size_t n, Failures& failure
     if (library == (gap <= 0)) return;
     if (std::abs(gap) <= 1e-5) ++r.borderline;
     else if (disagreements++ < 3)
-      failures.add(where + ": library SAT says " + (library ? "overlap" : "apart") + " for rectangles " +
+      report.add(where + ": library SAT says " + (library ? "overlap" : "apart") + " for rectangles " +
                    std::to_string(i) + ", " + std::to_string(j) + ", the double SAT a gap of " + std::to_string(gap));
   });
   std::sort(swept.begin(), swept.end());
   const std::string diff = compare_pairs(swept, r.pairs, 1);
-  if (!diff.empty()) failures.add(where + ": sweep-and-prune vs brute force: " + diff);
+  if (!report.check("pairs: sweep-and-prune + SAT = brute force", double(r.pairs.size()), double(swept.size()),
+                    diff.empty()))
+    report.add(where + ": sweep-and-prune vs brute force: " + diff);
+  report.check("SAT: library = independent SAT in double (box pairs)", double(r.box_pairs),
+               double(r.box_pairs - disagreements), disagreements == 0);
   return r;
 }
 
 // ---- the report -----------------------------------------------------------------------------------------------------
 
 /// The fixed-size table: every size with the article's integer centres, then the middle size with uniform ones.
-inline void print_fixed_sizes(const std::vector<int>& sizes, int frames, std::uint64_t seed, Failures& failures) {
+inline void print_fixed_sizes(const std::vector<int>& sizes, int frames, std::uint64_t seed, Report& report) {
   std::printf("Fixed sizes, %d frames each; the same rectangles for every contender:\n", frames);
   Line line;
   line.add("%-32s %11s %11s %10s %10s  %s", "contender", "SAT tests", "box tests", "rebuild ms", "ms/frame", "agrees");
@@ -494,18 +521,37 @@ inline void print_fixed_sizes(const std::vector<int>& sizes, int frames, std::ui
     Scene scene(centres, seed);
     scene.grow_to(n);
     const std::string where = "N " + std::to_string(size) + ", " + name_of(centres) + " centres";
-    const Reference ref = make_reference(scene, n, failures, where);
+    report.step("fixed size N = %d, %s centres: brute force and its references", size, name_of(centres));
+    const Reference ref = make_reference(scene, n, report, where);
+    report.table("references").push_back({{"n", size},
+                                          {"centres", name_of(centres)},
+                                          {"colliding_pairs", ref.pairs.size()},
+                                          {"overlapping_box_pairs", ref.box_pairs},
+                                          {"within_1e-5_of_touching", ref.borderline}});
     std::printf("N = %d, %s centres: %zu colliding pairs by brute force, confirmed by sweep-and-prune and, on the\n"
                 "  %zu pairs of overlapping boxes, by an independent SAT in double%s\n",
                 size, name_of(centres), ref.pairs.size(), ref.box_pairs,
                 ref.borderline == 0 ? "" : (" (" + std::to_string(ref.borderline) + " within 1e-5 of touching)").c_str());
     for (const Contender& c : kContenders) {
       const std::string label = where + ", " + c.name;
+      report.tick("fixed size N = %d, %s centres: %s", size, name_of(centres), c.name);
       std::vector<std::uint64_t> keys;
-      const Measurement m = measure(c, scene, n, frames, std::numeric_limits<double>::infinity(), &keys, failures, label);
+      const Measurement m = measure(c, scene, n, frames, std::numeric_limits<double>::infinity(), &keys, report, label);
       std::sort(keys.begin(), keys.end());
       const std::string diff = compare_pairs(keys, ref.pairs, c.copies);
-      if (!diff.empty()) failures.add(label + ": vs brute force: " + diff);
+      if (!report.check("pairs: each contender = brute force (fixed sizes)", double(ref.pairs.size() * c.copies),
+                        double(keys.size()), diff.empty()))
+        report.add(label + ": vs brute force: " + diff);
+      const bool tree = c.method == Method::QueryLoop || c.method == Method::Pairs;
+      report.table("fixed_sizes").push_back(
+          {{"n", size},
+           {"centres", name_of(centres)},
+           {"contender", c.name},
+           {"sat_tests", m.sat_tests},
+           {"box_tests", tree ? Report::Json(m.box_tests) : Report::Json(nullptr)},
+           {"rebuild_ms", c.method == Method::BruteForce ? Report::Json(nullptr) : Report::Json(m.rebuild_ms)},
+           {"ms_per_frame", m.ms},
+           {"agrees", diff.empty()}});
       line.add("  %-30s %11zu", c.name, m.sat_tests);
       if (c.method == Method::QueryLoop || c.method == Method::Pairs) line.add(" %11zu", m.box_tests);
       else line.add(" %11s", "-");
@@ -522,7 +568,7 @@ inline void print_fixed_sizes(const std::vector<int>& sizes, int frames, std::ui
 /// The article's mouse highlight: a 0.1 x 0.1 box under the cursor. The article colours everything its Query
 /// returns (every shape of the leaves under the cursor); quadrant's query(box) returns the rectangles whose bounding
 /// boxes the cursor touches, and a polygon test keeps those really under it. Both are checked against brute force.
-inline void print_cursor(std::size_t n, int positions, std::uint64_t seed, Failures& failures) {
+inline void print_cursor(std::size_t n, int positions, std::uint64_t seed, Report& report) {
   Scene scene(Centres::Integer, seed);
   scene.grow_to(n);
   ArticleTree article(kWorld, kArticleThreshold, kArticleDepth);
@@ -556,9 +602,16 @@ inline void print_cursor(std::size_t n, int positions, std::uint64_t seed, Failu
     std::sort(under.begin(), under.end());
     std::sort(candidates.begin(), candidates.end());
     // The article's answer must hold every rectangle whose box the cursor touches (it may hold more).
-    if (boxes != brute_boxes || under != brute_under ||
-        !std::includes(candidates.begin(), candidates.end(), brute_boxes.begin(), brute_boxes.end()))
-      failures.add("cursor at (" + std::to_string(at.x) + ", " + std::to_string(at.y) + "): " +
+    std::size_t held = 0;
+    for (std::uint32_t i : brute_boxes) held += std::binary_search(candidates.begin(), candidates.end(), i);
+    const bool boxes_ok = report.check("cursor: query(box) = brute force's box hits", double(brute_boxes.size()),
+                                       double(boxes.size()), boxes == brute_boxes);
+    const bool under_ok = report.check("cursor: rectangles under it = brute force's", double(brute_under.size()),
+                                       double(under.size()), under == brute_under);
+    const bool held_ok = report.check("cursor: the article's highlight holds every box hit",
+                                      double(brute_boxes.size()), double(held));
+    if (!boxes_ok || !under_ok || !held_ok)
+      report.add("cursor at (" + std::to_string(at.x) + ", " + std::to_string(at.y) + "): " +
                    std::to_string(boxes.size()) + " box hits and " + std::to_string(under.size()) +
                    " under it, brute force " + std::to_string(brute_boxes.size()) + " and " +
                    std::to_string(brute_under.size()));
@@ -571,6 +624,11 @@ inline void print_cursor(std::size_t n, int positions, std::uint64_t seed, Failu
               "leaves under the cursor); quadrant's query(box) returns %.2f whose bounding boxes the cursor touches,\n"
               "of which %.2f are really under it (polygon test). Both agree with brute force at every position.\n\n",
               positions, n, highlighted / k, box_hits / k, exact_hits / k);
+  report.json()["cursor"] = {{"positions", positions},
+                             {"n", n},
+                             {"article_highlights", highlighted / k},
+                             {"box_hits", box_hits / k},
+                             {"under_cursor", exact_hits / k}};
 }
 
 /// The article's benchmark: the largest N whose frame stays under the budget, found by doubling N from 16 and
@@ -583,23 +641,25 @@ struct Reached {
 };
 
 inline Reached grow(const Contender& c, Scene& scene, double budget_ms, int frames,
-                    std::map<std::size_t, Fingerprint>& references, Failures& failures) {
+                    std::map<std::size_t, Fingerprint>& references, Report& report) {
   constexpr std::size_t kStart = 16, kCap = std::size_t(1) << 20;
   auto evaluate = [&](std::size_t n) {
     scene.grow_to(n);
     const std::string where = std::string("benchmark, ") + c.name + ", N " + std::to_string(n);
-    Measurement m = measure(c, scene, n, frames, budget_ms, nullptr, failures, where);
+    Measurement m = measure(c, scene, n, frames, budget_ms, nullptr, report, where);
     // A burst of load from another process can push one measurement over the budget and end the search early:
     // a frame time just over it is measured once more and the lower median kept.
     if (m.ms >= budget_ms && m.ms < 1.5 * budget_ms) {
-      const Measurement again = measure(c, scene, n, frames, budget_ms, nullptr, failures, where);
+      const Measurement again = measure(c, scene, n, frames, budget_ms, nullptr, report, where);
       if (again.ms < m.ms) m = again;
     }
+    report.tick("benchmark, %s: N %zu takes %.1f ms a frame", c.name, n, m.ms);
     if (m.ms < budget_ms) {
       auto it = references.find(n);
       if (it == references.end()) it = references.emplace(n, sweep_fingerprint(scene, n)).first;
-      if (!(m.print == it->second.times(c.copies)))
-        failures.add(where + ": " + std::to_string(m.print.count) + " pair reports, sweep-and-prune " +
+      if (!report.check("benchmark: pairs = sweep-and-prune's, every N timed", double(it->second.count * c.copies),
+                        double(m.print.count), m.print == it->second.times(c.copies)))
+        report.add(where + ": " + std::to_string(m.print.count) + " pair reports, sweep-and-prune " +
                      std::to_string(it->second.count) + " pairs x " + std::to_string(c.copies) +
                      " (or the same count, other pairs)");
     }
@@ -633,7 +693,7 @@ inline Reached grow(const Contender& c, Scene& scene, double budget_ms, int fram
   return r;
 }
 
-inline void print_benchmark(double budget_ms, int frames, std::uint64_t seed, Failures& failures) {
+inline void print_benchmark(double budget_ms, int frames, std::uint64_t seed, Report& report) {
   std::printf("The article's benchmark mode: grow N until one frame costs %g ms (median of %d frames; N doubles from\n"
               "16, then bisects to within 2%%; a result just over the budget is measured twice, the lower kept), on\n"
               "the article's draws (integer centres). Every frame measured under the budget is checked against\n"
@@ -642,7 +702,10 @@ inline void print_benchmark(double budget_ms, int frames, std::uint64_t seed, Fa
   Scene scene(Centres::Integer, seed);
   std::map<std::size_t, Fingerprint> references;
   std::vector<Reached> reached;
-  for (const Contender& c : kContenders) reached.push_back(grow(c, scene, budget_ms, frames, references, failures));
+  for (const Contender& c : kContenders) {
+    report.step("benchmark: %s, growing N", c.name);
+    reached.push_back(grow(c, scene, budget_ms, frames, references, report));
+  }
   const double brute_n = double(std::max<std::size_t>(1, reached.back().n));
   Line line;
   line.add("%-30s %10s %9s %11s %16s %10s", "contender", "N reached", "ms/frame", "SAT tests", "colliding pairs",
@@ -653,15 +716,23 @@ inline void print_benchmark(double budget_ms, int frames, std::uint64_t seed, Fa
     const Contender& c = kContenders[k];
     if (r.n == 0) {
       line.add("%-30s %10s", c.name, "< 16").print();
+      report.table("benchmark").push_back({{"contender", c.name}, {"n_reached", 0}});
       continue;
     }
     const std::string n = (r.capped ? ">" : "") + std::to_string(r.n);
     line.add("%-30s %10s %9.2f %11zu %16llu %9.1fx", c.name, n.c_str(), r.m.ms, r.m.sat_tests,
              static_cast<unsigned long long>(r.m.print.count / c.copies), double(r.n) / brute_n);
     line.print();
+    report.table("benchmark").push_back({{"contender", c.name},
+                                         {"n_reached", r.n},
+                                         {"capped", r.capped},
+                                         {"ms_per_frame", r.m.ms},
+                                         {"sat_tests", r.m.sat_tests},
+                                         {"colliding_pairs", r.m.print.count / c.copies},
+                                         {"vs_brute", double(r.n) / brute_n}});
   }
   std::printf("(The article gives no figures for this benchmark, nor any other numeric result: it reports neither\n"
-              " the N reached nor m_CheckCount. Its ApiType 1 is the first row, its ApiType 2 the last. The world stays\n"
+              " the N reached nor its count of SAT tests. Its tree mode is the first row, its brute-force mode the last. The world stays\n"
               " 20 x 20, so the real collisions grow as N^2 and every contender ends up quadratic: a tree buys a factor\n"
               " in N, not a new order. Under the article's config, quadrant's query loop makes half the port's SAT\n"
               " tests yet reaches a smaller N: its Leaves query filters every entry of the leaves it reaches (a hundred\n"
@@ -671,7 +742,7 @@ inline void print_benchmark(double budget_ms, int frames, std::uint64_t seed, Fa
 // The picture: the article's tree (Placement::Leaves, depth 4, threshold 4) over 150 of its rectangles, leaves
 // coloured by depth as the article's gizmos do, colliding rectangles red, and a cursor circle with the rectangles
 // under it blue; rectangles whose bounding box meets the circle but which do not are shown by a dashed box.
-inline void write_picture(std::uint64_t seed, const std::string& dir, Failures& failures) {
+inline void write_picture(std::uint64_t seed, const std::string& dir, Report& report) {
   constexpr std::size_t n = 150;
   constexpr float kCursorRadius = 1.6f;
   Scene scene(Centres::Integer, seed);
@@ -713,43 +784,73 @@ inline void write_picture(std::uint64_t seed, const std::string& dir, Failures& 
     brute_boxes += quadrant::overlaps(cursor, scene.boxes[i]);
   }
   if (under.size() != brute_under || under.size() + box_only.size() != brute_boxes)
-    failures.add("picture: the cursor circle meets " + std::to_string(under.size() + box_only.size()) +
+    report.add("picture: the cursor circle meets " + std::to_string(under.size() + box_only.size()) +
                  " boxes and " + std::to_string(under.size()) + " rectangles, brute force " +
                  std::to_string(brute_boxes) + " and " + std::to_string(brute_under));
 
-  // The view leaves a band on the left for the legend, clear of the rectangles (which reach past the world).
-  quadrant::SvgCanvas canvas(Box2{{-18, -12}, {12, 12}}, 1000);
+  report.check("picture: the cursor's box and polygon hits = brute force", double(brute_boxes + brute_under),
+               double(under.size() + box_only.size() + under.size()),
+               under.size() == brute_under && under.size() + box_only.size() == brute_boxes);
+
+  // The scene: the world and every rectangle (they reach past the world), a little room around.
+  Box2 scene_box = kWorld;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    scene_box.min = {std::min(scene_box.min.x, scene.boxes[i].min.x), std::min(scene_box.min.y, scene.boxes[i].min.y)};
+    scene_box.max = {std::max(scene_box.max.x, scene.boxes[i].max.x), std::max(scene_box.max.y, scene.boxes[i].max.y)};
+  }
+  scene_box.min = scene_box.min - Vec2{0.3f, 0.3f};
+  scene_box.max = scene_box.max + Vec2{0.3f, 0.3f};
   // Leaves filled by depth, drawn here rather than by draw_tree: its palette paints depth 3 (most leaves here) red,
   // the colour of a collision.
   constexpr std::array<const char*, 5> kDepthColours{"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#17becf"};
+  auto cell_style = [&](const quadrant::NodeView<2, float>& v) {
+    const std::size_t d = std::min<std::size_t>(std::size_t(v.depth), kDepthColours.size() - 1);
+    return quadrant::SvgStyle{v.leaf ? kDepthColours[d] : "none", "#555555", 0.75, 0.2, "", "cell"};
+  };
   std::vector<bool> leaf_depths(kDepthColours.size(), false);
   tree.for_each_node([&](const quadrant::NodeView<2, float>& v) {
-    const std::size_t d = std::min<std::size_t>(std::size_t(v.depth), kDepthColours.size() - 1);
-    if (v.leaf) leaf_depths[d] = true;
-    canvas.rect(v.cell, {v.leaf ? kDepthColours[d] : "none", "#555555", 0.75, 0.2, "", "cell"});
+    if (v.leaf) leaf_depths[std::min<std::size_t>(std::size_t(v.depth), kDepthColours.size() - 1)] = true;
   });
-  canvas.rect(kWorld, {"none", "#222222", 2, 1, "", "world"});
+  const quadrant::SvgStyle world_style{"none", "#222222", 2, 1, "", "world"};
   const quadrant::SvgStyle plain{"#ffffff", "#333333", 1, 0.7, "", "rect"};
   const quadrant::SvgStyle red{"#d62728", "#8b0000", 1.2, 0.35, "", "colliding"};
   const quadrant::SvgStyle blue{"#1f77b4", "#0b3d62", 2, 0.6, "", "under-cursor"};
   const quadrant::SvgStyle dashed{"none", "#0b3d62", 1.5, 1, "5 3", "box-only"};
+  const quadrant::SvgStyle missed{"none", "#0b3d62", 1.5, 1, "", "box-only"};
+  const quadrant::SvgStyle cursor_style{"#9ecae1", "#08306b", 2.5, 0.25, "", "cursor"};
+  const std::size_t hits = std::size_t(std::count(colliding.begin(), colliding.end(), true));
+  std::vector<LegendRow> rows;
+  for (std::size_t d = 0; d < leaf_depths.size(); ++d)
+    if (leaf_depths[d]) {
+      char label[64];
+      std::snprintf(label, sizeof label, "leaf at depth %zu (side %g)", d, 20.0 / double(1 << d));
+      rows.push_back(legend_row(Mark::Box, {kDepthColours[d], "#555555", 0.75, 0.2, "", ""}, label));
+    }
+  rows.push_back(legend_row(Mark::Box, world_style, "the article's world, 20 x 20"));
+  if (hits < n) rows.push_back(legend_row(Mark::Box, plain, "rectangle colliding with none"));
+  if (hits > 0) rows.push_back(legend_row(Mark::Box, red, "rectangle colliding with another (SAT)"));
+  rows.push_back(legend_row(Mark::Ring, cursor_style, "the cursor: a Circle query, radius 1.6"));
+  if (!under.empty()) rows.push_back(legend_row(Mark::Box, blue, "rectangle under the cursor"));
+  if (!box_only.empty()) {
+    rows.push_back(legend_row(Mark::Box, dashed, "bounding box the cursor meets (dashed)"));
+    rows.push_back(legend_row(Mark::Box, missed, "its rectangle, which the cursor misses"));
+  }
+  char title[96];
+  std::snprintf(title, sizeof title, "The article's tree over %zu rectangles", n);
+  Figure figure(scene_box, 760, rows, LegendPlace::Right, title);
+  quadrant::SvgCanvas& canvas = figure.canvas();
+  tree.for_each_node([&](const quadrant::NodeView<2, float>& v) { canvas.rect(v.cell, cell_style(v)); });
+  canvas.rect(kWorld, world_style);
   for (std::uint32_t i = 0; i < n; ++i) canvas.polygon(scene.corners[i], colliding[i] ? red : plain);
   for (std::uint32_t i : box_only) {
     canvas.rect(scene.boxes[i], dashed);
-    canvas.polygon(scene.corners[i], {"none", "#0b3d62", 1.5, 1, "", "box-only"});
+    canvas.polygon(scene.corners[i], missed);
   }
   for (std::uint32_t i : under) canvas.polygon(scene.corners[i], blue);
-  canvas.shape(cursor, {"#9ecae1", "#08306b", 2.5, 0.25, "", "cursor"});
-  std::vector<quadrant::SvgCanvas::LegendEntry> legend;
-  for (std::size_t d = 0; d < leaf_depths.size(); ++d)
-    if (leaf_depths[d]) legend.push_back({kDepthColours[d], "leaf at depth " + std::to_string(d)});
-  legend.push_back({"#d62728", "colliding (SAT)"});
-  legend.push_back({"#ffffff", "colliding with none"});
-  legend.push_back({"#1f77b4", "under the cursor (circle)"});
-  legend.push_back({"#dbe8f3", "its box only (dashed)"});
-  canvas.legend(legend, 0.6);
+  canvas.shape(cursor, cursor_style);
   const std::string path = dir + "/rotated-rects.svg";
-  canvas.save(path);
+  figure.save(path);
+  report.picture(path);
   std::printf("picture: %s (the article's tree over %zu of its rectangles, leaves by\n"
               "depth, colliding rectangles red, the %zu under a cursor circle blue, %zu whose bounding box alone meets\n"
               "it dashed)\n\n",
@@ -757,21 +858,22 @@ inline void write_picture(std::uint64_t seed, const std::string& dir, Failures& 
 }
 
 /// `quadrant demo --scenario rotated-rects`.
-inline bool run_demo(const DemoOptions& opt) {
+inline bool run_demo(const DemoOptions& opt, Report& report) {
   // --frames is the number of frames timed per measurement (each re-runs the same static scene). Other scenarios
   // simulate --frames frames, so a value they take (120 by default there) is capped here rather than refused:
   // near the budget every frame costs 100 ms.
-  constexpr int kMaxTimedFrames = 15;
-  if (opt.frames_set && opt.frames < 1) throw std::invalid_argument("rotated-rects: --frames must be at least 1");
-  if (opt.objects_set && opt.objects < 2) throw std::invalid_argument("rotated-rects: --objects must be at least 2");
-  const int frames = opt.frames_set ? std::min(opt.frames, kMaxTimedFrames) : 3;
-  const std::vector<int> sizes = opt.objects_set ? std::vector<int>{opt.objects}
-                                 : opt.quick     ? std::vector<int>{300, 1000}
-                                                 : std::vector<int>{500, 2000, 8000};
-  const double budget_ms = opt.quick ? 3 : 100;
-  Failures failures;
+  if (const std::string why = refusal("rotated-rects", opt, kSizes); !why.empty()) throw std::invalid_argument(why);
+  const int frames = frames_of(opt, kSizes);
+  const std::vector<int> sizes = objects_of(opt, kSizes);
+  const double budget_ms = opt.quick ? kQuickBudgetMs : kBudgetMs;
+  report.json()["parameters"] = {{"sizes", sizes},
+                                 {"timed_frames", frames},
+                                 {"budget_ms", budget_ms},
+                                 {"seed", opt.seed},
+                                 {"article_tree", {{"max_depth", kArticleDepth}, {"split_threshold", kArticleThreshold}}}};
 
-  std::printf("== rotated-rects: the Unity article's rotated rectangles and its 100 ms benchmark (seeds/001, Unity C#) ==\n");
+  std::printf("== rotated-rects: rotated rectangles, and how many a frame can test in 100 ms ==\n");
+  print_article(kCollisionArticle, report);
   std::printf("Rectangles in the article's world Rect(-10, -10, 20, 20): width uniform in [0.1, 3], height = width x\n"
               "[0.6, 0.8], turned by up to 30 degrees; centres integers -10..9 and whole degrees (what the article's\n"
               "int Random.Range calls draw) or uniform real numbers. Static, as in the article, which nonetheless\n"
@@ -784,23 +886,24 @@ inline bool run_demo(const DemoOptions& opt) {
   std::printf("Contenders (tree: the article's MyQuadTree(bounds, 4, 4) = split above 4 shapes, depth <= 4,\n"
               "straddlers listed in every leaf they touch):\n"
               "  article's tree (port)  its C# tree ported; every rectangle queries its bounding box, every shape of\n"
-              "                         the leaves reached is a candidate (the article's ApiType 1)\n"
+              "                         the leaves reached is a candidate (the article's tree mode)\n"
               "  Leaves d4 t4           quadrant with the article's config (Placement::Leaves, max_depth 4,\n"
               "                         split_threshold 4): the article's query loop, or for_each_pair (each pair once)\n"
               "  Loose d8 t32           quadrant's defaults (Placement::Loose, max_depth 8, split_threshold 32)\n"
-              "  brute force            SAT on every pair (the article's ApiType 2)\n"
-              "Columns: SAT tests = polygon SAT calls per frame (the article's m_CheckCount for the query loops,\n"
+              "  brute force            SAT on every pair (the article's brute-force mode)\n"
+              "Columns: SAT tests = polygon SAT calls per frame (what the article counts, for the query loops,\n"
               "which meet each pair from both sides); box tests = quadrant's own count (QueryStats / PairStats::box_tests;\n"
               "a Leaves query counts the boxes left after its de-duplication); rebuild ms = clear + insert every\n"
               "rectangle; ms/frame = rebuild + candidates + SAT, median over the frames (the article's timer starts\n"
               "after the rebuild); agrees = the colliding pairs equal brute force's.\n\n");
 
-  print_fixed_sizes(sizes, frames, opt.seed, failures);
-  print_cursor(500, opt.quick ? 50 : 400, opt.seed, failures);
-  print_benchmark(budget_ms, frames, opt.seed, failures);
-  if (!opt.svg_dir.empty()) write_picture(opt.seed, opt.svg_dir, failures);
+  print_fixed_sizes(sizes, frames, opt.seed, report);
+  report.step("the article's mouse highlight");
+  print_cursor(500, opt.quick ? 50 : 400, opt.seed, report);
+  print_benchmark(budget_ms, frames, opt.seed, report);
+  if (!opt.svg_dir.empty()) write_picture(opt.seed, opt.svg_dir, report);
 
-  return failures.finish("rotated-rects", "every frame's colliding pairs agree with brute force");
+  return report.finish("every frame's colliding pairs agree with brute force");
 }
 
 }  // namespace quadrant_tools::rotated

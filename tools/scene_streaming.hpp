@@ -39,6 +39,7 @@
 #include <quadrant_support/camera.hpp>
 
 #include "demo.hpp"
+#include "figure.hpp"
 
 namespace quadrant_tools::streaming {
 
@@ -51,10 +52,21 @@ using quadrant_support::Mat4;
 using quadrant_support::view_projection;  // with kLens: the demo's camera
 
 inline constexpr float kMapSide = 2048;  // the map is [0, 2048] on x and z; y is up, the ground at y = 0
-inline constexpr int kDefaultObjects = 50000;
+inline constexpr int kDefaultObjects[] = {50000};
 inline constexpr int kDefaultFrames = 240;
-inline constexpr int kQuickObjects = 5000;
+inline constexpr int kQuickObjects[] = {5000};
 inline constexpr int kQuickFrames = 24;
+inline constexpr Sizes kSizes{.objects_what = "objects on the map",
+                              .objects = kDefaultObjects,
+                              .objects_quick = kQuickObjects,
+                              .objects_max = 1'000'000,
+                              .objects_note = "",
+                              .frames_what = "frames of the flight",
+                              .frames = kDefaultFrames,
+                              .frames_quick = kQuickFrames,
+                              .frames_max = 100000,
+                              .frames_capped = false,
+                              .objects_x_frames_max = 0};
 inline constexpr quadrant_support::Lens kLens{};  // 60 degrees vertical, 16:9, near 0.5, far 400
 inline constexpr int kArticleDepth = 5;       // the article's maxDepth
 inline constexpr float kArticleHeight = 128;  // the y extent of the article's cells (its mainBound)
@@ -253,9 +265,11 @@ inline quadrant::StreamingSource<float> source_at(int frame, int frames) {
 
 /// Top-down (x right, z up) picture of one frame of the streamer: the octree nodes its frustum walk visited
 /// (pruned outside, reported whole inside, crossed leaves), every object near the camera by state, this frame's
-/// unloads and cancellations, the frustum's footprint, the prefetch and kept circles and the camera's path.
+/// unloads and cancellations, the frustum's footprint, the prefetch and kept circles and the camera's path; the
+/// legend to the right.
 inline void write_picture(const quadrant::Streamer<float>& streamer, const quadrant::StreamingSource<float>& source,
-                          const quadrant::StreamUpdate<float>& update, int frame, const std::string& dir) {
+                          const quadrant::StreamUpdate<float>& update, int frame, const std::string& dir,
+                          Report& report) {
   using quadrant::Vec2;
   const quadrant::Frustum<float>& frustum = *source.frustum;
   auto flat = [](const Box3& b) { return quadrant::Box2{{b.min.x, b.min.z}, {b.max.x, b.max.z}}; };
@@ -264,15 +278,12 @@ inline void write_picture(const quadrant::Streamer<float>& streamer, const quadr
   footprint = convex_hull(footprint);
   quadrant::Box2 view = quadrant::bounding_box(quadrant::ConvexPolygon<float>(footprint));
   const float grow = 0.2f * std::max(view.max.x - view.min.x, view.max.y - view.min.y);
-  view.min = view.min - Vec2{grow, grow};
-  view.max = view.max + Vec2{grow, grow};
-  quadrant::SvgCanvas canvas(view, 960);
+  // The footprint grown a little, but never past the map's edge (nothing stands there).
+  view.min = {std::max(0.0f, view.min.x - grow), std::max(0.0f, view.min.y - grow)};
+  view.max = {std::min(kMapSide, view.max.x + grow), std::min(kMapSide, view.max.y + grow)};
 
-  // The walk's nodes: pre-order, so rel[d] holds the relation of the ancestor at depth d. A node is visited when
-  // every ancestor was crossed; it is pruned (Outside), reported whole (Inside) or crossed.
-  std::vector<quadrant::Relation> rel(64, quadrant::Relation::Crossing);
   quadrant::SvgStyle pruned, inside, crossed;
-  pruned.stroke = "#d4d4d4";
+  pruned.stroke = "#b0b0b0";
   pruned.stroke_width_px = 0.5;
   pruned.css_class = "cell";
   inside.fill = "#c7e9c0";
@@ -284,18 +295,6 @@ inline void write_picture(const quadrant::Streamer<float>& streamer, const quadr
   crossed.fill = "#fdd0a2";
   crossed.stroke = "#d08040";
   crossed.opacity = 0.35;
-  streamer.tree().for_each_node([&](const quadrant::NodeView<3, float>& node) {
-    const std::size_t d = std::size_t(node.depth);
-    if (d >= rel.size()) return;
-    bool visited = true;
-    for (std::size_t a = 1; a < d; ++a) visited = visited && rel[a] == quadrant::Relation::Crossing;
-    rel[d] = d == 0 ? quadrant::Relation::Crossing : quadrant::classify(frustum, node.bounds);
-    if (!visited || d == 0 || node.count == 0 || !quadrant::overlaps(view, flat(node.cell))) return;
-    if (rel[d] == quadrant::Relation::Outside) canvas.rect(flat(node.cell), pruned);
-    else if (rel[d] == quadrant::Relation::Inside) canvas.rect(flat(node.cell), inside);
-    else if (node.leaf) canvas.rect(flat(node.cell), crossed);
-  });
-
   quadrant::SvgStyle other, loaded, loading, queued, unloaded, cancelled;
   other.stroke = "#9a9a9a";
   other.stroke_width_px = 0.5;
@@ -315,11 +314,44 @@ inline void write_picture(const quadrant::Streamer<float>& streamer, const quadr
   cancelled = loaded;
   cancelled.fill = "#d62728";
   cancelled.stroke = "#6b1010";
-  // Largest first, so small objects stay visible on top of landmarks; landmarks are drawn paler.
+  quadrant::SvgStyle from_above, on_ground, prefetch, kept, route, eye;
+  from_above.stroke = "#d62728";
+  from_above.stroke_width_px = 1;
+  from_above.dash = "8 4";
+  on_ground = from_above;
+  on_ground.stroke_width_px = 2.5;
+  on_ground.dash.clear();
+  prefetch.stroke = "#d62728";
+  prefetch.stroke_width_px = 1.2;
+  prefetch.dash = "3 3";
+  kept = prefetch;
+  kept.dash = "1 3";
+  route.stroke = "#555555";
+  route.stroke_width_px = 1;
+  route.dash = "2 3";
+  eye.fill = "#d62728";
+  eye.stroke = "none";
+
+  // The walk's nodes: pre-order, so rel[d] holds the relation of the ancestor at depth d. A node is visited when
+  // every ancestor was crossed; it is pruned (Outside), reported whole (Inside) or crossed.
   struct Drawn {
     quadrant::Box2 box;
     const quadrant::SvgStyle* style;
   };
+  std::vector<Drawn> cells;
+  std::vector<quadrant::Relation> rel(64, quadrant::Relation::Crossing);
+  streamer.tree().for_each_node([&](const quadrant::NodeView<3, float>& node) {
+    const std::size_t d = std::size_t(node.depth);
+    if (d >= rel.size()) return;
+    bool visited = true;
+    for (std::size_t a = 1; a < d; ++a) visited = visited && rel[a] == quadrant::Relation::Crossing;
+    rel[d] = d == 0 ? quadrant::Relation::Crossing : quadrant::classify(frustum, node.bounds);
+    if (!visited || d == 0 || node.count == 0 || !quadrant::overlaps(view, flat(node.cell))) return;
+    if (rel[d] == quadrant::Relation::Outside) cells.push_back({flat(node.cell), &pruned});
+    else if (rel[d] == quadrant::Relation::Inside) cells.push_back({flat(node.cell), &inside});
+    else if (node.leaf) cells.push_back({flat(node.cell), &crossed});
+  });
+  // Objects: largest first, so small objects stay visible on top of landmarks; landmarks are drawn paler.
   std::vector<Drawn> drawn;
   streamer.for_each([&](std::uint64_t id, const Box3& b, quadrant::StreamState state) {
     const quadrant::Box2 fb = flat(b);
@@ -337,17 +369,13 @@ inline void write_picture(const quadrant::Streamer<float>& streamer, const quadr
   });
   auto area = [](const quadrant::Box2& b) { return (b.max.x - b.min.x) * (b.max.y - b.min.y); };
   std::stable_sort(drawn.begin(), drawn.end(), [&](const Drawn& a, const Drawn& b) { return area(a.box) > area(b.box); });
-  for (const Drawn& d : drawn) {
-    quadrant::SvgStyle style = *d.style;
-    if (area(d.box) > 30 * 30 && style.opacity > 0.5) style.opacity = 0.45;
-    canvas.rect(d.box, style);
-  }
-
-  quadrant::SvgStyle fr;
-  fr.stroke = "#d62728";
-  fr.stroke_width_px = 1;
-  fr.dash = "8 4";
-  canvas.polygon(footprint, fr);
+  constexpr float kPaler = 30;  // objects wider than this (landmarks) are drawn paler
+  auto shown = [&](const std::vector<Drawn>& list, const quadrant::SvgStyle& s) {
+    return std::ranges::any_of(list, [&](const Drawn& d) { return d.style == &s; });
+  };
+  const bool paler = std::ranges::any_of(drawn, [&](const Drawn& d) {
+    return area(d.box) > kPaler * kPaler && d.style->opacity > 0.5;
+  });
   // Where the frustum meets the ground: its edges (corner pairs differing in one index bit) cut by y = 0.
   std::vector<Vec2> ground;
   const auto& c = frustum.corners();
@@ -359,46 +387,49 @@ inline void write_picture(const quadrant::Streamer<float>& streamer, const quadr
       ground.push_back({c[a].x + t * (c[b].x - c[a].x), c[a].z + t * (c[b].z - c[a].z)});
     }
   ground = convex_hull(ground);
-  fr.stroke_width_px = 2.5;
-  fr.dash.clear();
-  if (ground.size() >= 3) canvas.polygon(ground, fr);
+
+  std::vector<LegendRow> rows;
+  if (shown(drawn, loaded)) rows.push_back(legend_row(Mark::Box, loaded, "Loaded: resident"));
+  if (shown(drawn, loading)) rows.push_back(legend_row(Mark::Box, loading, "Loading: issued, not finished"));
+  if (shown(drawn, queued)) rows.push_back(legend_row(Mark::Box, queued, "Queued: wanted, over the caps"));
+  if (shown(drawn, unloaded)) rows.push_back(legend_row(Mark::Box, unloaded, "unloaded this frame"));
+  if (shown(drawn, cancelled)) rows.push_back(legend_row(Mark::Box, cancelled, "load cancelled this frame"));
+  if (shown(drawn, other)) rows.push_back(legend_row(Mark::Box, other, "Unloaded: not wanted"));
+  if (paler) rows.push_back(legend_note("(objects over 30 wide drawn paler)"));
+  if (shown(cells, inside)) rows.push_back(legend_row(Mark::Box, inside, "node inside the frustum: objects untested"));
+  if (shown(cells, crossed)) rows.push_back(legend_row(Mark::Box, crossed, "leaf crossing it: objects tested"));
+  if (shown(cells, pruned)) rows.push_back(legend_row(Mark::Box, pruned, "node visited, outside: pruned"));
+  if (ground.size() >= 3) rows.push_back(legend_row(Mark::Line, on_ground, "the frustum on the ground"));
+  rows.push_back(legend_row(Mark::Line, from_above, "the frustum seen from above"));
+  rows.push_back(legend_row(Mark::Dot, eye, "the camera"));
+  rows.push_back(legend_row(Mark::Ring, prefetch, "prefetch radius (40)"));
+  rows.push_back(legend_row(Mark::Ring, kept, "+ unload margin (24): kept until past it"));
+  rows.push_back(legend_row(Mark::Line, route, "the camera's path"));
+  char title[96];
+  std::snprintf(title, sizeof title, "Frame %d of the streamer, from above", frame);
+  Figure figure(view, 960, rows, LegendPlace::Right, title);
+  quadrant::SvgCanvas& canvas = figure.canvas();
+  for (const Drawn& d : cells) canvas.rect(d.box, *d.style);
+  for (const Drawn& d : drawn) {
+    quadrant::SvgStyle style = *d.style;
+    if (area(d.box) > kPaler * kPaler && style.opacity > 0.5) style.opacity = 0.45;
+    canvas.rect(d.box, style);
+  }
+  canvas.polygon(footprint, from_above);
+  if (ground.size() >= 3) canvas.polygon(ground, on_ground);
   const Vec2 eye2{source.position.x, source.position.z};
-  quadrant::SvgStyle ring;
-  ring.stroke = "#d62728";
-  ring.stroke_width_px = 1.2;
-  ring.dash = "3 3";
-  canvas.circle(eye2, source.prefetch_radius, ring);
-  ring.dash = "1 3";
-  canvas.circle(eye2, source.prefetch_radius + kMargin, ring);
+  canvas.circle(eye2, source.prefetch_radius, prefetch);
+  canvas.circle(eye2, source.prefetch_radius + kMargin, kept);
   std::vector<Vec2> path;
   for (int f = 0; f <= 400; ++f) {
     const Vec3 e = camera_at(f, 400).eye;
     path.push_back({e.x, e.z});
   }
-  quadrant::SvgStyle route;
-  route.stroke = "#555555";
-  route.stroke_width_px = 1;
-  route.dash = "2 3";
   canvas.polyline(path, route);
-  quadrant::SvgStyle eye;
-  eye.fill = "#d62728";
-  eye.stroke = "none";
   canvas.circle(eye2, 4 / float(canvas.scale()), eye);
-
-  const std::vector<quadrant::SvgCanvas::LegendEntry> rows = {
-      {"#1f77b4", "Loaded (resident)"},
-      {"#9467bd", "Loading (issued, not finished)"},
-      {"#ffd92f", "Queued (wanted, over the caps)"},
-      {"#ff7f0e", "unloaded this frame"},
-      {"#d62728", "cancelled this frame; camera; frustum on the ground (solid), from above (dashed);"},
-      {"#ffffff", "   prefetch radius (dashed circle), + unload margin (dotted)"},
-      {"#ffffff", "Unloaded (outline)"},
-      {"#c7e9c0", "node inside the frustum: objects reported untested"},
-      {"#fdd0a2", "leaf crossing the frustum: objects tested"},
-      {"#ffffff", "node visited and pruned (grey outline)"}};
-  canvas.legend(rows, 0.6);
   const std::string path_name = dir + "/scene-streaming.svg";
-  canvas.save(path_name);
+  figure.save(path_name);
+  report.picture(path_name);
   std::printf("picture: %s (top-down, frame %d: the streamer's objects by state, this frame's unloads and cancels,\n"
               "the octree nodes its frustum walk visited, the frustum where it meets the ground and from above, the\n"
               "prefetch and kept circles, the camera's path)\n\n",
@@ -415,7 +446,7 @@ struct StreamRow {
 /// The streamer pass: quadrant::Streamer (Loose octree) over the scene along the same flight, loads finishing 1 to
 /// 4 frames after they are issued, checked every frame against BruteForceStreamer (loads in order, unloads,
 /// cancels, every object's state, the completion answers).
-inline void run_streamer(const DemoOptions& opt, const std::vector<Box3>& scene, int frames, Failures& failures) {
+inline void run_streamer(const DemoOptions& opt, const std::vector<Box3>& scene, int frames, Report& report) {
   using clock = std::chrono::steady_clock;
   quadrant::StreamerConfig<float> config;
   config.tree.world = {{0, 0, 0}, {kMapSide, kMapSide, kMapSide}};
@@ -435,7 +466,8 @@ inline void run_streamer(const DemoOptions& opt, const std::vector<Box3>& scene,
     for (std::uint32_t id : due[std::size_t(f)]) {
       const bool got = streamer.mark_loaded(id), want = brute.mark_loaded(id);
       late += !want;
-      if (got != want) failures.add(at + "mark_loaded(" + std::to_string(id) + ") disagrees with brute force");
+      if (!report.check("streamer: mark_loaded() answers = brute force's", double(want), double(got)))
+        report.add(at + "mark_loaded(" + std::to_string(id) + ") disagrees with brute force");
     }
     const quadrant::StreamingSource<float> source = source_at(f, frames);
     StreamRow row;
@@ -452,8 +484,10 @@ inline void run_streamer(const DemoOptions& opt, const std::vector<Box3>& scene,
     for (std::size_t i = 0; same && i < u.loads.size(); ++i) same = u.loads[i].id == brute.loads[i];
     for (std::size_t i = 0; same && i < u.unloads.size(); ++i) same = u.unloads[i] == brute.unloads[i];
     for (std::size_t i = 0; same && i < u.cancels.size(); ++i) same = u.cancels[i] == brute.cancels[i];
-    if (!same)
-      failures.add(at + "requests differ: loads " + std::to_string(u.loads.size()) + " / " +
+    if (!report.check("streamer: loads, unloads, cancels = brute force's",
+                      double(brute.loads.size() + brute.unloads.size() + brute.cancels.size()),
+                      double(u.loads.size() + u.unloads.size() + u.cancels.size()), same))
+      report.add(at + "requests differ: loads " + std::to_string(u.loads.size()) + " / " +
                    std::to_string(brute.loads.size()) + ", unloads " + std::to_string(u.unloads.size()) + " / " +
                    std::to_string(brute.unloads.size()) + ", cancels " + std::to_string(u.cancels.size()) + " / " +
                    std::to_string(brute.cancels.size()) + " (streamer / brute force)");
@@ -461,8 +495,12 @@ inline void run_streamer(const DemoOptions& opt, const std::vector<Box3>& scene,
     streamer.for_each([&](std::uint64_t id, const Box3&, quadrant::StreamState st) {
       wrong_state += int(st) != int(brute.state(std::uint32_t(id)));
     });
-    if (wrong_state != 0) failures.add(at + std::to_string(wrong_state) + " objects in another state than brute force's");
-    if (u.stats.loading > kInFlight || u.loads.size() > kPerUpdate) failures.add(at + "a cap was exceeded");
+    if (!report.check("streamer: every object's state = brute force's", double(scene.size()),
+                      double(scene.size() - wrong_state)))
+      report.add(at + std::to_string(wrong_state) + " objects in another state than brute force's");
+    if (!report.check("streamer: caps on loads per update and in flight held", 1,
+                      u.stats.loading <= kInFlight && u.loads.size() <= kPerUpdate ? 1 : 0))
+      report.add(at + "a cap was exceeded");
 
     row.loads = u.loads.size();
     row.unloads = u.unloads.size();
@@ -474,9 +512,16 @@ inline void run_streamer(const DemoOptions& opt, const std::vector<Box3>& scene,
     row.nodes = u.stats.nodes_visited;
     rows.push_back(row);
     for (const quadrant::StreamLoad<float>& l : u.loads) due[std::size_t(f) + 1 + rng.next() % 4].push_back(std::uint32_t(l.id));
-    if (!opt.svg_dir.empty() && f == picture_frame) write_picture(streamer, source, u, f, opt.svg_dir);
+    if (!opt.svg_dir.empty() && f == picture_frame) write_picture(streamer, source, u, f, opt.svg_dir, report);
+    report.tick("the streamer: frame %d of %d", f + 1, frames);
   }
-  streamer.validate();
+  try {
+    streamer.validate();
+    report.check("streamer: validate() after the last frame", 1, 1);
+  } catch (const std::exception& e) {
+    report.check("streamer: validate() after the last frame", 1, 0);
+    report.add(std::string("streamer: validate(): ") + e.what());
+  }
 
   std::printf("The streamer (quadrant::Streamer, Loose octree): prefetch radius %g, unload margin %g, at most %zu loads\n"
               "per update and %zu in flight; each load finishes 1-4 frames after it is issued. Every frame its requests\n"
@@ -491,6 +536,15 @@ inline void run_streamer(const DemoOptions& opt, const std::vector<Box3>& scene,
     line.add("%6d %6zu %8zu %8zu %9zu %9zu %7zu %8zu %7zu", f, r.loads, r.unloads, r.cancels, r.loading, r.loaded,
              r.queued, r.tested, r.nodes);
     line.print();
+    report.table("streamer_frames").push_back({{"frame", f},
+                                               {"loads", r.loads},
+                                               {"unloads", r.unloads},
+                                               {"cancels", r.cancels},
+                                               {"in_flight", r.loading},
+                                               {"resident", r.loaded},
+                                               {"queued", r.queued},
+                                               {"tested", r.tested},
+                                               {"nodes", r.nodes}});
   }
   auto mean = [&](std::size_t StreamRow::*field) {
     double sum = 0;
@@ -505,17 +559,40 @@ inline void run_streamer(const DemoOptions& opt, const std::vector<Box3>& scene,
               mean(&StreamRow::loads), mean(&StreamRow::unloads), mean(&StreamRow::cancels), mean(&StreamRow::loading),
               mean(&StreamRow::loaded), mean(&StreamRow::queued), late, mean(&StreamRow::tested), scene.size(),
               median(ms), median(ms_brute));
+  report.json()["streamer"] = {{"prefetch_radius", kPrefetch},
+                               {"unload_margin", kMargin},
+                               {"max_loads_per_update", kPerUpdate},
+                               {"max_loads_in_flight", kInFlight},
+                               {"loads_per_frame", mean(&StreamRow::loads)},
+                               {"unloads_per_frame", mean(&StreamRow::unloads)},
+                               {"cancels_per_frame", mean(&StreamRow::cancels)},
+                               {"in_flight", mean(&StreamRow::loading)},
+                               {"resident", mean(&StreamRow::loaded)},
+                               {"queued", mean(&StreamRow::queued)},
+                               {"loads_finished_after_cancel", late},
+                               {"boxes_tested", mean(&StreamRow::tested)},
+                               {"update_ms_median", median(ms)},
+                               {"brute_force_ms_median", median(ms_brute)}};
 }
 
 /// `quadrant demo --scenario scene-streaming`.
-inline bool run_demo(const DemoOptions& opt) {
+inline bool run_demo(const DemoOptions& opt, Report& report) {
   using clock = std::chrono::steady_clock;
-  const int objects = opt.objects_set ? opt.objects : (opt.quick ? kQuickObjects : kDefaultObjects);
-  const int frames = opt.frames_set ? opt.frames : (opt.quick ? kQuickFrames : kDefaultFrames);
+  const int objects = objects_of(opt, kSizes).front();
+  const int frames = frames_of(opt, kSizes);
   const std::vector<Box3> scene = make_scene(objects, opt.seed);
-  Failures failures;
+  report.json()["parameters"] = {{"objects", objects},
+                                 {"map", {kMapSide, kMapSide}},
+                                 {"frames", frames},
+                                 {"seed", opt.seed},
+                                 {"fov_degrees", 60},
+                                 {"aspect", "16:9"},
+                                 {"near", kLens.near_plane},
+                                 {"far", kLens.far_plane},
+                                 {"article_depth", kArticleDepth}};
 
-  std::printf("== scene-streaming: the scene-management article's camera over a map (seeds/003, Unity C#) ==\n");
+  std::printf("== scene-streaming: a camera over a map: what to load and unload ==\n");
+  print_article(kSceneArticle, report);
   std::printf("%d objects on a %g x %g map (trees and rocks everywhere, houses in 16 villages, 1%% landmarks up to\n"
               "120 wide); a camera (fov 60, 16:9, near %g, far %g) flies a figure of eight 25..45 above it, %d frames,\n"
               "seed %llu. Each frame three Octrees (Loose, Parent, Leaves) answer the frustum query; loads are objects that\n"
@@ -525,6 +602,7 @@ inline bool run_demo(const DemoOptions& opt) {
               objects, double(kMapSide), double(kMapSide), kLens.near_plane, kLens.far_plane, frames,
               static_cast<unsigned long long>(opt.seed));
 
+  report.step("building three octrees over %d objects", objects);
   // One octree per placement over the same objects; Loose (the default) drives the frame table and the picture.
   struct PlacementRun {
     quadrant::Placement placement;
@@ -573,8 +651,9 @@ inline bool run_demo(const DemoOptions& opt) {
       run.nodes += double(st.nodes_visited);
       run.tests += double(st.box_tests);
       std::sort(found.begin(), found.end());
-      if (found != scan)
-        failures.add("frame " + std::to_string(f) + ": " + quadrant::to_string(run.placement) + " found " +
+      if (!report.check("frustum query = a scan with the same test", double(scan.size()), double(found.size()),
+                        found == scan))
+        report.add("frame " + std::to_string(f) + ": " + quadrant::to_string(run.placement) + " found " +
                      std::to_string(found.size()) + " objects, the scan " + std::to_string(scan.size()));
       if (run.placement == quadrant::Placement::Loose) {
         row.ms_tree = run.ms.back();
@@ -586,18 +665,22 @@ inline bool run_demo(const DemoOptions& opt) {
     row.visible = visible.size();
 
     // The other two checks, independent of the frustum code.
-    std::size_t loose = 0, sure_missed = 0;
+    std::size_t loose = 0, sure = 0, sure_missed = 0;
     std::vector<std::uint32_t> outcode;
     for (std::uint32_t i = 0; i < scene.size(); ++i) {
       const bool in_query = std::binary_search(visible.begin(), visible.end(), i);
       if (outcode_visible(m, scene[i])) outcode.push_back(i);
       else if (in_query) ++loose;
-      if (!in_query && centre_in_view(m, scene[i])) ++sure_missed;
+      const bool in_view = centre_in_view(m, scene[i]);
+      sure += in_view;
+      if (!in_query && in_view) ++sure_missed;
     }
-    if (loose != 0)
-      failures.add("frame " + std::to_string(f) + ": " + std::to_string(loose) + " objects found that the out-code test rejects");
-    if (sure_missed != 0)
-      failures.add("frame " + std::to_string(f) + ": " + std::to_string(sure_missed) + " objects in plain view not found");
+    if (!report.check("frustum query within the article's out-code test", double(visible.size()),
+                      double(visible.size() - loose)))
+      report.add("frame " + std::to_string(f) + ": " + std::to_string(loose) + " objects found that the out-code test rejects");
+    if (!report.check("frustum query holds every object whose centre is in view", double(sure),
+                      double(sure - sure_missed)))
+      report.add("frame " + std::to_string(f) + ": " + std::to_string(sure_missed) + " objects in plain view not found");
 
     row.loads = count_missing(visible, previous);
     row.unloads = count_missing(previous, visible);
@@ -614,6 +697,7 @@ inline bool run_demo(const DemoOptions& opt) {
 
     rows.push_back(row);
     previous.swap(visible);
+    report.tick("the camera: frame %d of %d", f + 1, frames);
   }
 
   std::printf("Every %d frames (frame 0 loads everything it sees):\n", std::max(1, frames / 12));
@@ -627,6 +711,17 @@ inline bool run_demo(const DemoOptions& opt) {
              r.visible, r.loads, r.unloads, r.nodes, r.tests, r.article_cells, r.article_loaded, r.article_extra,
              r.article_missed);
     line.print();
+    report.table("frames").push_back({{"frame", f},
+                                      {"camera", {r.eye.x, r.eye.z}},
+                                      {"visible", r.visible},
+                                      {"loads", r.loads},
+                                      {"unloads", r.unloads},
+                                      {"nodes", r.nodes},
+                                      {"tests", r.tests},
+                                      {"article_cells", r.article_cells},
+                                      {"article_loaded", r.article_loaded},
+                                      {"article_extra", r.article_extra},
+                                      {"article_missed", r.article_missed}});
   }
 
   auto mean = [&](auto field) {
@@ -647,6 +742,13 @@ inline bool run_demo(const DemoOptions& opt) {
              (std::string("quadrant octree, ") + quadrant::to_string(run.placement)).c_str(), run.nodes / frames,
              run.tests / frames, mean(&FrameRow::visible), "", "0", median(run.ms));
     line.print();
+    report.table("per_frame").push_back({{"method", std::string("quadrant octree, ") + quadrant::to_string(run.placement)},
+                                         {"visited", run.nodes / frames},
+                                         {"tested", run.tests / frames},
+                                         {"visible", mean(&FrameRow::visible)},
+                                         {"loaded", nullptr},
+                                         {"missed", 0},
+                                         {"ms", median(run.ms)}});
   }
   line.add("%-34s %9s %9d %9.0f %9s %9s %8.3f", "scan: every object tested", "", objects, mean(&FrameRow::visible), "",
            "0", med(&FrameRow::ms_scan));
@@ -654,6 +756,23 @@ inline bool run_demo(const DemoOptions& opt) {
   line.add("%-34s %9.0f %9s %9s %9.0f %9.1f %8.3f", "article's node walk (depth 5)", mean(&FrameRow::article_cells), "",
            "", mean(&FrameRow::article_loaded), mean(&FrameRow::article_missed), med(&FrameRow::ms_article));
   line.print();
+  report.table("per_frame").push_back({{"method", "scan: every object tested"},
+                                       {"visited", nullptr},
+                                       {"tested", objects},
+                                       {"visible", mean(&FrameRow::visible)},
+                                       {"loaded", nullptr},
+                                       {"missed", 0},
+                                       {"ms", med(&FrameRow::ms_scan)}});
+  report.table("per_frame").push_back({{"method", "article's node walk (depth 5)"},
+                                       {"visited", mean(&FrameRow::article_cells)},
+                                       {"tested", nullptr},
+                                       {"visible", nullptr},
+                                       {"loaded", mean(&FrameRow::article_loaded)},
+                                       {"missed", mean(&FrameRow::article_missed)},
+                                       {"ms", med(&FrameRow::ms_article)}});
+  report.figure("article_loads_outside_its_own_test", mean(&FrameRow::article_extra));
+  report.figure("loads_per_frame", mean(&FrameRow::loads));
+  report.figure("unloads_per_frame", mean(&FrameRow::unloads));
   std::printf("  visited: tree nodes (article: cells) tested; tested: object boxes tested; loaded: what the article\n"
               "  loads (every object of every cell it reaches), on average %.0f objects its own per-object test calls\n"
               "  invisible; missed: objects its per-object test calls visible that its walk does not load (filed\n"
@@ -669,12 +788,17 @@ inline bool run_demo(const DemoOptions& opt) {
     line.add("%-10s %10.1f %12zu %14.2f %14.1f", quadrant::to_string(run.placement), run.build_ms, st.nodes,
              double(st.references) / objects, double(st.bytes) / objects);
     line.print();
+    report.table("octrees").push_back({{"placement", quadrant::to_string(run.placement)},
+                                       {"build_ms", run.build_ms},
+                                       {"nodes", st.nodes},
+                                       {"entries_per_object", double(st.references) / objects},
+                                       {"bytes_per_object", double(st.bytes) / objects}});
   }
   std::printf("\n");
 
-  run_streamer(opt, scene, frames, failures);
-  return failures.finish("scene-streaming",
-                         "every frame agrees with the scan and the out-code test; the streamer with brute force");
+  report.step("the streamer: %d frames", frames);
+  run_streamer(opt, scene, frames, report);
+  return report.finish("every frame agrees with the scan and the out-code test; the streamer with brute force");
 }
 
 }  // namespace quadrant_tools::streaming
