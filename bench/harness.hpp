@@ -210,5 +210,7 @@ void run_nearest(const Options&, Report&);
 void run_churn(const Options&, Report&);
 void run_aoi(const Options&, Report&);
 void run_streaming(const Options&, Report&);
+void run_contacts(const Options&, Report&);
+void run_two_trees(const Options&, Report&);
 
 }  // namespace quadrant_bench

@@ -28,6 +28,9 @@ const Workload kWorkloads[] = {
     {"aoi", "MMO area of interest: entities random-walking, enter / leave events per tick", &run_aoi},
     {"streaming", "camera streaming over 1M static objects: wanted set per frame vs testing every object",
      &run_streaming},
+    {"contacts", "N moving boxes; per frame the pairs that began and ended overlapping (contact events)",
+     &run_contacts},
+    {"two-trees", "a static level and moving actors; per frame every actor-level overlap", &run_two_trees},
 };
 
 }  // namespace
