@@ -469,6 +469,23 @@ inline void write_picture(const Scene& scene, const std::string& dir, Report& re
     colliding[std::size_t(tree.value(a))] = true;
     colliding[std::size_t(tree.value(b))] = true;
   });
+  // The last frame's contact events, from a ContactTracker that saw the frame before (what OnTriggerEnter and
+  // OnTriggerExit would be called with).
+  std::vector<std::pair<std::size_t, std::size_t>> begun, ended;
+  if (last > 0) {
+    quadrant::QuadTree<int> moving({.world = {{0, 0}, {kWidth, kHeight}}});
+    std::vector<Handle> handles;
+    for (std::size_t i = 0; i < scene.objects; ++i)
+      handles.push_back(moving.insert(scene.frames[last - 1][i], static_cast<int>(i)));
+    quadrant::ContactTracker<2, int> contacts;
+    contacts.update(moving);
+    moving.move(handles, scene.frames[last]);
+    contacts.update(moving);
+    for (const quadrant::Contact& c : contacts.begun())
+      begun.emplace_back(std::size_t(moving.value(c.a)), std::size_t(moving.value(c.b)));
+    for (const quadrant::Contact& c : contacts.ended())
+      ended.emplace_back(std::size_t(moving.value(c.a)), std::size_t(moving.value(c.b)));
+  }
   const quadrant::Sector<float> swing = swing_of(scene, last);
   std::size_t hit = 0;
   for (std::size_t i = 1; i < scene.objects; ++i) hit += quadrant::overlaps(swing, scene.frames[last][i]);
@@ -480,6 +497,8 @@ inline void write_picture(const Scene& scene, const std::string& dir, Report& re
   const quadrant::SvgStyle sector{"#ff7f0e", "#a04a00", 2, 0.3, "", "swing"};
   const quadrant::SvgStyle monster{"#ff7f0e", "#a04a00", 2, 0.8, "", "hit"};
   const quadrant::SvgStyle player{"#1f77b4", "#0b3d62", 2, 1, "", "player"};
+  const quadrant::SvgStyle began_style{"none", "#2ca02c", 4, 1, "", "contact-begun"};
+  const quadrant::SvgStyle ended_style{"none", "#9467bd", 3, 1, "4 3", "contact-ended"};
   std::vector<bool> leaf_depth(16, false);
   tree.for_each_node([&](const quadrant::NodeView<2, float>& v) {
     if (v.leaf && v.depth < 16) leaf_depth[std::size_t(v.depth)] = true;
@@ -499,6 +518,10 @@ inline void write_picture(const Scene& scene, const std::string& dir, Report& re
   rows.push_back(legend_note("(Parent: a box on a split line stays in the node above)"));
   rows.push_back(legend_row(Mark::Box, sector, "its sword swing: a Sector of reach 6, 120 degrees wide"));
   if (hit > 0) rows.push_back(legend_row(Mark::Box, monster, "a monster the swing hits (exact test)"));
+  if (!begun.empty())
+    rows.push_back(legend_row(Mark::Line, began_style, "a contact that began this frame (ContactTracker::begun)"));
+  if (!ended.empty())
+    rows.push_back(legend_row(Mark::Line, ended_style, "a contact that ended this frame (ContactTracker::ended)"));
   char title[128];
   std::snprintf(title, sizeof title, "Frame %zu: %zu boxes in %g x %g, Placement::Parent, max_depth 4", last + 1,
                 scene.objects, double(kWidth), double(kHeight));
@@ -510,12 +533,21 @@ inline void write_picture(const Scene& scene, const std::string& dir, Report& re
   for (std::size_t i = 1; i < scene.objects; ++i)
     if (quadrant::overlaps(swing, scene.frames[last][i])) canvas.rect(scene.frames[last][i], monster);
   canvas.rect(scene.frames[last][0], player);
+  auto centre = [&](std::size_t i) {
+    const Box2& b = scene.frames[last][i];
+    return quadrant::Vec<2, float>{(b.min.x + b.max.x) / 2, (b.min.y + b.max.y) / 2};
+  };
+  for (const auto& [a, b] : begun) canvas.line(centre(a), centre(b), began_style);
+  for (const auto& [a, b] : ended) canvas.line(centre(a), centre(b), ended_style);
+  report.figure("picture_contacts_begun", begun.size());
+  report.figure("picture_contacts_ended", ended.size());
   const std::string path = dir + "/mmo-collision.svg";
   figure.save(path);
   report.picture(path);
   std::printf("picture: %s (cells by depth, owner lines, colliding boxes red, the player blue, its sword swing and\n"
-              "the monsters it hits orange; the legend below)\n\n",
-              path.c_str());
+              "the monsters it hits orange, the frame's %zu begun contacts green and %zu ended purple; the legend\n"
+              "below)\n\n",
+              path.c_str(), begun.size(), ended.size());
 }
 
 /// `quadrant demo --scenario mmo-collision`.
