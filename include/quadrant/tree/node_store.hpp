@@ -131,8 +131,6 @@ class NodeStore {
   // The box and layers of a stored object, from its first entry (every entry of an object holds both).
   const box_type& object_box(std::uint32_t id) const noexcept { return entry_at(first_ref(id)).box; }
   std::uint32_t object_layers(std::uint32_t id) const noexcept { return entry_at(first_ref(id)).layers; }
-  // Whether an object may be listed by several nodes (Placement::Leaves): references are then pooled and chained.
-  bool several() const noexcept { return several_; }
 
   // The node that follows n's subtree in pre-order, staying inside `bound`'s subtree; kNone at the end.
   std::uint32_t next_after_subtree(std::uint32_t n, std::uint32_t bound) const noexcept {
@@ -209,7 +207,9 @@ class NodeStore {
     drop_references();
   }
 
-  // Chooses how objects find their entries (see several()); only while the store holds no object.
+  // Chooses how objects find their entries: `several` when an object may be listed by several nodes
+  // (Placement::Leaves), whose references are then pooled and chained; else an object's one reference is its
+  // record index. Only while the store holds no object.
   void set_several(bool several) noexcept { several_ = several; }
 
   // Forgets everything, memory included, leaving one root (what a moved-from tree holds).
@@ -473,7 +473,7 @@ class NodeStore {
   struct Loc {
     std::uint32_t node = kNone, slot = 0;
   };
-  // The chain of one object's references (several() only); a freed reference waits on the free list by `next`.
+  // The chain of one object's references (several_ only); a freed reference waits on the free list by `next`.
   struct Link {
     std::uint32_t prev = kNone, next = kNone;
   };
@@ -747,7 +747,7 @@ class NodeStore {
   std::vector<std::uint32_t> order_;   // compact's scratch
   std::uint32_t merge_room_ = 4;       // see set_merge_size()
   bool packed_ = false;                // see packed()
-  bool several_ = false;               // see several()
+  bool several_ = false;               // see set_several()
   bool merging_ = false;               // inside collapse(): the array does not grow (see spare())
 
   static constexpr std::array<std::uint32_t, 32> free_lists() noexcept {
