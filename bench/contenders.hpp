@@ -266,6 +266,8 @@ class QuadrantTree {
   void move(std::uint32_t id, const Box2& box) { tree_.move(handles_[id], box); }
 
   const quadrant::Tree<2, std::uint32_t, float>& tree() const noexcept { return tree_; }
+  /// The scene index of the object `h` names.
+  std::uint32_t id(quadrant::Handle h) const noexcept { return ids_[h.index()]; }
 
  private:
   quadrant::Tree<2, std::uint32_t, float> tree_;

@@ -42,30 +42,21 @@ std::uint64_t event_key(std::uint32_t a, std::uint32_t b, int frame, int ended) 
   return Answer::mix(quadrant_support::pair_key(a, b)) + std::uint64_t(frame) * 2 + std::uint64_t(ended);
 }
 
-/// quadrant's Tree (Parent, moved in one batch a frame) and its ContactTracker.
+/// quadrant's Tree (Parent, built as QuadrantTree builds, moved in one batch a frame) and its ContactTracker.
 class TrackedTree {
  public:
-  TrackedTree(const Box2& world, std::size_t n) : tree_(QuadrantTree::config(world, n, quadrant::Placement::Parent)) {}
-  // Built as QuadrantTree builds (a bulk build: handle slots in spatial order); ids_ maps them to the scene's.
-  void build(std::span<const Box2> boxes) {
-    tree_.assign(quadrant_support::Generated(static_cast<std::uint32_t>(boxes.size()),
-                                             [boxes](std::uint32_t i) { return std::pair{boxes[i], i}; }),
-                 handles_);
-    ids_.resize(boxes.size());
-    for (std::size_t i = 0; i < boxes.size(); ++i) ids_[handles_[i].index()] = std::uint32_t(i);
-  }
-  void update(std::span<const Box2> boxes) { tree_.move(handles_, boxes); }
+  TrackedTree(const Box2& world, std::size_t n) : q_(world, n, quadrant::Placement::Parent, false) {}
+  void build(std::span<const Box2> boxes) { q_.build(boxes); }
+  void update(std::span<const Box2> boxes) { q_.update(boxes); }
   template <class Fn>
   void events(Fn&& fn) {
-    tracker_.update(tree_);
-    for (const quadrant::Contact& c : tracker_.begun()) fn(ids_[c.a.index()], ids_[c.b.index()], 0);
-    for (const quadrant::Contact& c : tracker_.ended()) fn(ids_[c.a.index()], ids_[c.b.index()], 1);
+    tracker_.update(q_.tree());
+    for (const quadrant::Contact& c : tracker_.begun()) fn(q_.id(c.a), q_.id(c.b), 0);
+    for (const quadrant::Contact& c : tracker_.ended()) fn(q_.id(c.a), q_.id(c.b), 1);
   }
 
  private:
-  quadrant::Tree<2, std::uint32_t> tree_;
-  std::vector<quadrant::Handle> handles_;
-  std::vector<std::uint32_t> ids_;
+  QuadrantTree q_;
   quadrant::ContactTracker<2, std::uint32_t> tracker_;
 };
 
