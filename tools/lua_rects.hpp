@@ -403,7 +403,7 @@ inline void print_article_spread(int rects, std::uint64_t first_seed, int scenes
 // The first item of the article's to-do list, 复杂度比较: tests as the scene grows, drawn the article's way (so
 // rect i is up to i wide: larger scenes have larger rects too, on the same screen).
 inline void print_complexity(const std::vector<int>& sizes, std::uint64_t seed, Report& report) {
-  std::printf("复杂度比较 (the article's first to-do): tests as the scene grows, each drawn the article's way\n"
+  std::printf("Complexity compared (复杂度比较, the first item of the article's to-do list): tests as the scene grows, each drawn the article's way\n"
               "(rect i up to i wide and high, so larger scenes also have larger rects on the same screen), every\n"
               "answer checked:\n");
   Line line;
@@ -672,7 +672,8 @@ inline bool run_demo(const DemoOptions& opt, Report& report) {
   report.step("the article's code on %d scenes", spread_scenes);
   print_article_spread(rects, opt.seed, spread_scenes, report);
   print_complexity(sizes, opt.seed, report);
-  std::printf("游戏中每帧计算与动态更新 (the article's last to-do): the same rects move %g..%g px per frame on\n"
+  std::printf("Computed every frame, objects moving (游戏中每帧计算与动态更新, the last item of the article's to-do\n"
+              "list): the same rects move %g..%g px per frame on\n"
               "each axis and bounce off the screen's edges, for %d frames; every frame each tree is brought up to\n"
               "date and its colliding pairs are checked against brute force. Rects that start past the right or top\n"
               "edge drift back in, so the screen grows more crowded than the static scene: more collisions per\n"

@@ -218,8 +218,10 @@ inline bool run_demo(const DemoOptions& opt, Report& report) {
   std::printf("== mmo-aoi: an MMO server's area of interest (who sees whom) with AoiWorld ==\n");
   print_article(kMmoArticle, report, "Builds the server side of the game of");
   std::printf("%d players, %d monsters (%d guards) on a %g x %g map; view radius %g (guards %g), hysteresis %g.\n"
-              "Every tick is checked against a brute-force model: events, both directions of the relation, and the\n"
-              "sword swing and skill circle hits.\n",
+              "(Hysteresis: a target already seen stays seen until it is that much farther than the view radius.)\n"
+              "Entities also die, log out, respawn and teleport, so more ids than these come and go. Every tick is\n"
+              "checked against a brute-force model: events, both directions of the relation, and the sword swing\n"
+              "and skill circle hits.\n",
               kPlayers, kMonsters, kGuards, double(kMapW), double(kMapH), double(kPlayerView), double(kGuardView),
               double(kHysteresis));
   report.json()["parameters"] = {{"players", kPlayers}, {"monsters", kMonsters},       {"guards", kGuards},
@@ -376,7 +378,8 @@ inline bool run_demo(const DemoOptions& opt, Report& report) {
     report.add(std::string("validate: ") + e.what());
   }
   std::printf("Over %d ticks: %zu Enter and %zu Leave events; %zu sword swings hit %zu monsters, %zu skill circles hit\n"
-              "%zu entities; tick() median %.1f us (skin %g).\n\n",
+              "%zu entities; tick() median %.1f us (skin %g: the distance an entity may drift before its list of\n"
+              "nearby candidates is rebuilt; see docs/aoi.md).\n\n",
               ticks, enters, leaves, swings, swing_hits, skills, skill_hits, median(times), double(world.skin()));
   report.figure("enter_events", enters);
   report.figure("leave_events", leaves);

@@ -199,7 +199,7 @@ int main(int argc, char** argv) {
   }
 
   DemoOptions opt;
-  CLI::App* demo = app.add_subcommand("demo", "reproduce the articles' experiments, checked against brute force");
+  CLI::App* demo = app.add_subcommand("demo", "reproduce the experiments of five articles on quadtrees in games (Chinese; Unity C#, Lua and TypeScript code), checked against brute force");
   demo->add_option("--scenario", opt.scenario, scenario_help)->check(CLI::IsMember(names));
   CLI::Option* frames =
       demo->add_option("--frames", opt.frames, "frames (or ticks) to simulate; default and limit per scenario, below")

@@ -601,6 +601,10 @@ inline bool run_demo(const DemoOptions& opt, Report& report) {
               "object whose centre projects inside the view.\n\n",
               objects, double(kMapSide), double(kMapSide), kLens.near_plane, kLens.far_plane, frames,
               static_cast<unsigned long long>(opt.seed));
+  if (frames < kDefaultFrames)
+    std::printf("(%d frames: the same figure of eight flown in fewer frames, so the camera moves %.0fx as far each\n"
+                "frame as in the default %d, and the loads, unloads and cancels per frame grow with it.)\n\n",
+                frames, double(kDefaultFrames) / double(frames), kDefaultFrames);
 
   report.step("building three octrees over %d objects", objects);
   // One octree per placement over the same objects; Loose (the default) drives the frame table and the picture.
