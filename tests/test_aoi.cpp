@@ -490,6 +490,44 @@ TYPED_TEST(AoiTyped, HysteresisByHand) {
   EXPECT_EQ(visible_of(w, 1), std::vector<std::uint64_t>{});
 }
 
+// Minute coordinates, where squared distances are subnormal or round to zero (in double for double worlds; in
+// float's fast path for float worlds): the documented rule compares the rounded squares, so two entities whose
+// squared distance rounds to zero see each other at view radius 0, and the world must find them as candidates even
+// with a skin far below their distance. Entities on a lattice of step u, radii 0..3u, small steps and jumps.
+TYPED_TEST(AoiTyped, MinuteMagnitudesFollowTheRoundedRule) {
+  using S = TypeParam;
+  // double: squares of u are below the smallest subnormal; float: squares of u are subnormal floats.
+  const double u = std::is_same_v<S, double> ? 1e-162 : 3e-23;
+  for (const double skin : {u * 1e-6, 0.0}) {
+    for (const double h : {0.0, u}) {
+      std::mt19937_64 rng(static_cast<std::uint64_t>(skin == 0) * 2 + static_cast<std::uint64_t>(h != 0) + 301);
+      SCOPED_TRACE("skin " + std::to_string(skin / u) + "u, hysteresis " + std::to_string(h / u) + "u");
+      AoiSettings<S> settings{{{static_cast<S>(-40 * u), static_cast<S>(-40 * u)},
+                               {static_cast<S>(40 * u), static_cast<S>(40 * u)}},
+                              static_cast<S>(h)};
+      settings.skin = static_cast<S>(skin);
+      Pair<S> p(settings);
+      std::uniform_int_distribution<int> cell(-12, 12), step(-2, 2), radius(0, 6);
+      auto at = [&](double x, double y) { return Vec<2, S>{static_cast<S>(x * u / 2), static_cast<S>(y * u / 2)}; };
+      for (std::uint64_t id = 1; id <= 80; ++id)
+        p.add(id, at(cell(rng), cell(rng)), static_cast<S>(radius(rng) * u / 2), random_mode(rng), ~0u, S{0});
+      ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, 0));
+      for (int t = 0; t < 20; ++t) {
+        SCOPED_TRACE("tick " + std::to_string(t));
+        for (auto& [id, e] : p.oracle.next) {
+          const double x = std::round(static_cast<double>(e.pos.x) / (u / 2));
+          const double y = std::round(static_cast<double>(e.pos.y) / (u / 2));
+          const Vec<2, S> q = rng() % 10 == 0 ? at(cell(rng), cell(rng)) : at(x + step(rng), y + step(rng));
+          p.world.move(id, q);
+          e.pos = q;
+          if (rng() % 20 == 0) p.set_radius(id, static_cast<S>(radius(rng) * u / 2));
+        }
+        ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, 0));
+      }
+    }
+  }
+}
+
 // Mutations recorded from inside callbacks take effect at the next tick, like any other.
 TYPED_TEST(AoiTyped, CallbacksMayMutate) {
   using S = TypeParam;

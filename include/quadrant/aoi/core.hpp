@@ -4,7 +4,8 @@
 //
 // Idea (Verlet lists with per-entity anchors). Each entity has an anchor, a point within skin / 2 of its position
 // (its position when it last re-anchored, or ahead of it for a runner: see lead_anchor); it re-anchors when it
-// drifts more than skin / 2 from it. Let reach(W) = view_radius + hysteresis + skin. Invariant, between ticks:
+// drifts more than skin / 2 from it. Let reach(W) = view_radius + hysteresis + skin (+ kUnderflowReach, below).
+// Invariant, between ticks:
 // cand[W] holds one entry for every eligible target T (a marker whose layers share a bit with W's) whose anchor lies
 // within reach(W) of W's anchor (in_range, with a rounding tolerance), and nothing else; rcand[T] names every watcher
 // holding an entry of T, and may name others (see aoi/links.hpp: removing a watcher from a long reverse list would
@@ -62,6 +63,24 @@ inline double sq(double v) noexcept { return v * v; }
 inline constexpr double kTol = 1e-12;
 // A body box is computed in S (float rounds at 6e-8 relative): the grown box of the tree allows for it.
 inline constexpr double kBodyTol = 1e-6;
+
+// Squared distances are compared in double, where a square below the smallest subnormal rounds to zero: two
+// positions closer than about 3e-162 (or that much beyond a view radius) can test as in reach for any radius. The
+// reach of every watcher is grown by this much so that the candidate lists hold such pairs too; at ordinary
+// magnitudes the addition vanishes in rounding.
+inline constexpr double kUnderflowReach = 1e-160;
+
+// Bounds for the float test of a squared distance d2f (float positions) against a limit x computed in double:
+// d2f < float_inside(x) proves d2 <= x and d2f > float_outside(x) proves d2 > x; between them the double test
+// decides. A float square is within 1e-6 relative of the exact one only while it is a normal float far from
+// overflow (1e-30..1e37): below, subnormal squares lose every digit (and the bounds leave the decision to double);
+// above, the bounds stop at 1e37.
+inline float float_inside(double x) noexcept {
+  return x < 1e-30 ? -1.0f : static_cast<float>(std::min(x, 1e37)) * 0.9999f;
+}
+inline float float_outside(double x) noexcept {
+  return x < 1e-30 ? 2e-30f : x > 1e37 ? std::numeric_limits<float>::infinity() : static_cast<float>(x) * 1.0001f;
+}
 
 // The largest coordinate or radius accepted: beyond it squared distances would overflow a double.
 inline constexpr double kMaxMagnitude = 1e150;

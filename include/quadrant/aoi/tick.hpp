@@ -205,8 +205,8 @@ void AoiWorld<S>::evaluate(std::uint32_t w) {
     const double r = static_cast<double>(cold_[w].view_radius);
     const double r2 = sq(r), rh2 = sq(r + static_cast<double>(settings_.hysteresis));
     // Float bounds a little inside and outside the exact limits: a float distance beyond them decides alone.
-    const float r2_in = static_cast<float>(r2) * 0.9999f, rh2_in = static_cast<float>(rh2) * 0.9999f;
-    const float r2_out = static_cast<float>(r2) * 1.0001f, rh2_out = static_cast<float>(rh2) * 1.0001f;
+    const float r2_in = float_inside(r2), rh2_in = float_inside(rh2);
+    const float r2_out = float_outside(r2), rh2_out = float_outside(rh2);
     const std::uint32_t layers = cold_[w].layers;
     // Entries left behind at this tick (and still out of reach: the watcher may have re-anchored since) get this
     // mark in their target's record; kNoSlot is never a mark.

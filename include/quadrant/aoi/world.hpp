@@ -10,7 +10,8 @@
 //
 // Relation after a tick: W sees T (W != T) iff W is a watcher, T a marker, their layers share a bit, and
 // dist(W, T) <= W's view radius — or W saw T at the previous tick and dist(W, T) <= view radius + hysteresis.
-// Distances are Euclidean between positions, compared squared in double: (dx^2 + dy^2 <= r^2).
+// Distances are Euclidean between positions, compared squared in double: (dx^2 + dy^2 <= r^2), rounded as computed
+// (squares that underflow count as zero).
 //
 // Cost: a tick re-tests only the watchers near something that moved or changed, each against a candidate list
 // (Verlet list) kept with a skin distance — see aoi/core.hpp and docs/aoi.md. No allocation per tick once
@@ -262,8 +263,8 @@ class AoiWorld {
   static constexpr std::uint32_t kSeenBit = 0x80000000u;
   static constexpr std::uint32_t kStaleBit = 0x40000000u;
   static constexpr std::uint32_t kSlotMask = 0x3fffffffu;
-  // Where a slot is anchored, dense for the re-anchoring queries. reach: view radius + hysteresis + skin, grown by
-  // kTol; tol: kTol times the anchor's largest coordinate (the rounding room of in_range).
+  // Where a slot is anchored, dense for the re-anchoring queries. reach: reach(s), grown by kTol; tol: kTol times
+  // the anchor's largest coordinate (the rounding room of in_range).
   // watch_layers: layers when a watcher found through the bodies tree (not big), else 0; stamp and target_stamp:
   // scratch of relink, marking the entity as a watcher and as a target met (an entity may be both); anchor_tick:
   // the tick that last re-anchored it.
@@ -400,7 +401,8 @@ class AoiWorld {
   std::uint32_t next_stamp();
   std::uint32_t next_drop_mark();
   double reach(std::uint32_t w) const {
-    return static_cast<double>(cold_[w].view_radius) + static_cast<double>(settings_.hysteresis) + skin_;
+    return static_cast<double>(cold_[w].view_radius) + static_cast<double>(settings_.hysteresis) + skin_ +
+           detail::aoi::kUnderflowReach;
   }
   // Whether the anchors of w and t lie within reach(w), with room for rounding: the invariant's test.
   bool in_range(std::uint32_t w, std::uint32_t t) const { return in_range(anchors_[w], anchors_[t]); }
