@@ -54,7 +54,7 @@ struct Run {
   std::size_t pick() { return in.ConsumeIntegralInRange<std::size_t>(0, live.size() - 1); }
 
   void check_tree(const Tree<D, int, S>& t) {
-    t.validate();
+    quadrant_fuzz::check_valid(t);
     QUADRANT_FUZZ_CHECK(t.size() == live.size(), "size differs from the model");
     if (config.split_threshold > 0) {
       const std::size_t budget = (std::size_t{1} << D) * std::size_t(config.max_depth + 1) * (live.size() + 1);
