@@ -496,36 +496,56 @@ TYPED_TEST(AoiTyped, HysteresisByHand) {
 // with a skin far below their distance. Entities on a lattice of step u, radii 0..3u, small steps and jumps.
 TYPED_TEST(AoiTyped, MinuteMagnitudesFollowTheRoundedRule) {
   using S = TypeParam;
-  // double: squares of u are below the smallest subnormal; float: squares of u are subnormal floats.
-  const double u = std::is_same_v<S, double> ? 1e-162 : 3e-23;
-  for (const double skin : {u * 1e-6, 0.0}) {
-    for (const double h : {0.0, u}) {
-      std::mt19937_64 rng(static_cast<std::uint64_t>(skin == 0) * 2 + static_cast<std::uint64_t>(h != 0) + 301);
-      SCOPED_TRACE("skin " + std::to_string(skin / u) + "u, hysteresis " + std::to_string(h / u) + "u");
-      AoiSettings<S> settings{{{static_cast<S>(-40 * u), static_cast<S>(-40 * u)},
-                               {static_cast<S>(40 * u), static_cast<S>(40 * u)}},
-                              static_cast<S>(h)};
-      settings.skin = static_cast<S>(skin);
-      Pair<S> p(settings);
-      std::uniform_int_distribution<int> cell(-12, 12), step(-2, 2), radius(0, 6);
-      auto at = [&](double x, double y) { return Vec<2, S>{static_cast<S>(x * u / 2), static_cast<S>(y * u / 2)}; };
-      for (std::uint64_t id = 1; id <= 80; ++id)
-        p.add(id, at(cell(rng), cell(rng)), static_cast<S>(radius(rng) * u / 2), random_mode(rng), ~0u, S{0});
-      ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, 0));
-      for (int t = 0; t < 20; ++t) {
-        SCOPED_TRACE("tick " + std::to_string(t));
-        for (auto& [id, e] : p.oracle.next) {
-          const double x = std::round(static_cast<double>(e.pos.x) / (u / 2));
-          const double y = std::round(static_cast<double>(e.pos.y) / (u / 2));
-          const Vec<2, S> q = rng() % 10 == 0 ? at(cell(rng), cell(rng)) : at(x + step(rng), y + step(rng));
-          p.world.move(id, q);
-          e.pos = q;
-          if (rng() % 20 == 0) p.set_radius(id, static_cast<S>(radius(rng) * u / 2));
-        }
+  // double: squares of u are below the smallest subnormal, or subnormal; float: squares of u are subnormal floats
+  // (the double squares are normal).
+  const std::vector<double> scales = std::is_same_v<S, double> ? std::vector<double>{1e-162, 3e-160}
+                                                                : std::vector<double>{3e-23, 1e-21};
+  for (const double u : scales) {
+    for (const double skin : {u * 1e-6, 0.0}) {
+      for (const double h : {0.0, u}) {
+        std::mt19937_64 rng(static_cast<std::uint64_t>(skin == 0) * 2 + static_cast<std::uint64_t>(h != 0) + 301);
+        SCOPED_TRACE("u " + std::to_string(u * 1e160) + "e-160, skin " + std::to_string(skin / u) + "u, hysteresis " +
+                     std::to_string(h / u) + "u");
+        AoiSettings<S> settings{{{static_cast<S>(-40 * u), static_cast<S>(-40 * u)},
+                                 {static_cast<S>(40 * u), static_cast<S>(40 * u)}},
+                                static_cast<S>(h)};
+        settings.skin = static_cast<S>(skin);
+        Pair<S> p(settings);
+        std::uniform_int_distribution<int> cell(-12, 12), step(-2, 2), radius(0, 6);
+        auto at = [&](double x, double y) { return Vec<2, S>{static_cast<S>(x * u / 2), static_cast<S>(y * u / 2)}; };
+        for (std::uint64_t id = 1; id <= 80; ++id)
+          p.add(id, at(cell(rng), cell(rng)), static_cast<S>(radius(rng) * u / 2), random_mode(rng), ~0u, S{0});
         ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, 0));
+        for (int t = 0; t < 20; ++t) {
+          SCOPED_TRACE("tick " + std::to_string(t));
+          for (auto& [id, e] : p.oracle.next) {
+            const double x = std::round(static_cast<double>(e.pos.x) / (u / 2));
+            const double y = std::round(static_cast<double>(e.pos.y) / (u / 2));
+            const Vec<2, S> q = rng() % 10 == 0 ? at(cell(rng), cell(rng)) : at(x + step(rng), y + step(rng));
+            p.world.move(id, q);
+            e.pos = q;
+            if (rng() % 20 == 0) p.set_radius(id, static_cast<S>(radius(rng) * u / 2));
+          }
+          ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, 0));
+        }
       }
     }
   }
+}
+
+// Found by fuzz_aoi: at these magnitudes squared distances are subnormal, and a pair at the edge of a watcher's
+// reach (its view radius is 0, so its reach is the automatic skin) passed the invariant's test while the
+// candidate query, with only relative margins, missed it (validate: "in reach has no entry").
+TEST(Aoi, SubnormalSquaresAtTheEdgeOfReach) {
+  std::mt19937_64 rng(5);
+  Pair<double> p(AoiSettings<double>{{{-9.9999999999999999e-160, -9.9999999999999999e-160},
+                                       {9.9999999999999999e-160, 9.9999999999999999e-160}}});
+  p.add(51, {3.7500000000000001e-160, 3.0000000000000001e-159}, -0.0, AoiMode::Both, ~0u, 0);
+  p.add(52, {4.9999999999999999e-160, 3.0000000000000001e-159}, -0.0, AoiMode::Both, ~0u, 0);
+  p.add(9, {6.2500000000000004e-160, 3.0000000000000001e-159}, -0.0, AoiMode::Both, ~0u, 0);
+  p.add(0, {4.9999999999999999e-160, 4.9999999999999999e-160}, 3.9999990725054602e-159, AoiMode::Both, ~0u, 0);
+  ASSERT_NO_FATAL_FAILURE(p.tick_and_check(rng, 0));
+  EXPECT_EQ(p.world.pair_count(), p.oracle.rel.size());
 }
 
 // Mutations recorded from inside callbacks take effect at the next tick, like any other.

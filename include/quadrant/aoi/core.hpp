@@ -70,6 +70,11 @@ inline constexpr double kBodyTol = 1e-6;
 // magnitudes the addition vanishes in rounding.
 inline constexpr double kUnderflowReach = 1e-160;
 
+// Squares below about 1e-300 carry absolute rounding errors (a subnormal square rounds to a multiple of 5e-324),
+// which relative tolerances do not cover: tests that must agree with in_range at such magnitudes (the re-anchoring
+// queries) add or take off this much from the squares they compare. At any other magnitude it vanishes.
+inline constexpr double kSquareSlack = 1e-320;
+
 // Bounds for the float test of a squared distance d2f (float positions) against a limit x computed in double:
 // d2f < float_inside(x) proves d2 <= x and d2f > float_outside(x) proves d2 > x; between them the double test
 // decides. A float square is within 1e-6 relative of the exact one only while it is a normal float far from

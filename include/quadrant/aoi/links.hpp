@@ -188,7 +188,9 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
                          marker_layers != 0 ? min_reach_ : std::numeric_limits<double>::infinity());
   keep = std::isinf(keep) ? -1.0 : keep * (1 - 1e-9);
   const double outer = half + 3 * kTol * (half + max_abs(an.at));
-  const Crescent<S> region{detail::round_out_box(an.at, outer), an.at, old.at, sq(outer), keep < 0 ? -1.0 : sq(keep)};
+  const double keep2 = keep < 0 ? -1.0 : sq(keep) - kSquareSlack;
+  const Crescent<S> region{detail::round_out_box(an.at, outer), an.at, old.at, sq(outer) + kSquareSlack,
+                           keep2 > 0 ? keep2 : -1.0};
   // Only a target given a stale entry at this tick can have one to revive (stale entries never outlive a tick).
   const bool may_revive = cold_[s].stale_tick == tick_no_;
   // A watcher w newly in reach of s (as a marker) gets an entry and looks again at this tick.

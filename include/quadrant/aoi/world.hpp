@@ -404,10 +404,20 @@ class AoiWorld {
     return static_cast<double>(cold_[w].view_radius) + static_cast<double>(settings_.hysteresis) + skin_ +
            detail::aoi::kUnderflowReach;
   }
-  // Whether the anchors of w and t lie within reach(w), with room for rounding: the invariant's test.
+  // Whether the anchors of w and t lie within reach(w), with room for rounding: the invariant's test. Below 1e-150
+  // the squares would be subnormal and round by more than the relative margins of the re-anchoring queries allow:
+  // there the differences are scaled by 2^600 first (exact), so the test has the same relative precision at every
+  // magnitude.
   bool in_range(std::uint32_t w, std::uint32_t t) const { return in_range(anchors_[w], anchors_[t]); }
   static bool in_range(const Anchor& a, const Anchor& b) {
-    return detail::aoi::dist2(a.at, b.at) <= detail::aoi::sq(a.reach + a.tol + b.tol);
+    double r = a.reach + a.tol + b.tol;
+    double dx = static_cast<double>(a.at.x) - static_cast<double>(b.at.x);
+    double dy = static_cast<double>(a.at.y) - static_cast<double>(b.at.y);
+    if (r < 1e-150) {
+      constexpr double kUp = 0x1p600;
+      r *= kUp, dx *= kUp, dy *= kUp;  // a difference beyond 1e30 becomes infinite: out of reach, as it is
+    }
+    return dx * dx + dy * dy <= r * r;
   }
   bool is_watcher(std::uint32_t s) const {
     return (cold_[s].flags & detail::aoi::kLive) != 0 && (cold_[s].flags & detail::aoi::kDying) == 0 &&
