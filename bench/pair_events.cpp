@@ -205,8 +205,9 @@ void run_two_trees(const Options& opt, Report& report) {
           if (f > 0) moving.move(handles, actors.boxes());
         });
         const double pairs_ms = time_ms([&] {
-          quadrant::for_each_pair(moving, static_tree, [&](quadrant::Handle a, quadrant::Handle w) {
-            answer.add(std::uint64_t(a.index()) << 32 | static_tree.value(w));
+          // The values-only callback: a game reads its own ids, as the per-actor queries' callbacks do.
+          quadrant::for_each_pair(moving, static_tree, [&](const std::uint32_t& a, const std::uint32_t& w) {
+            answer.add(std::uint64_t(a) << 32 | w);
           });
         });
         if (f > 0) {

@@ -13,6 +13,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -281,6 +282,19 @@ void check_two_trees(std::uint32_t seed) {
         ob.push_back({random_box(), 1u << (rng() % 2)});
         b.insert(ob.back().box, std::to_string(k), ob.back().layers);
       }
+      // Also b bulk-built (its subtrees one run each: an object of a holding a subtree's fit is paired with the
+      // run untested) and a bulk-built while b is not.
+      Tree<D, int, S> a_built(ca);
+      Tree<D, std::string, S> b_built(cb);
+      {
+        std::vector<std::tuple<Box<D, S>, int, std::uint32_t>> ia;
+        std::vector<std::tuple<Box<D, S>, std::string, std::uint32_t>> ib;
+        for (std::size_t k = 0; k < oa.size(); ++k) ia.emplace_back(oa[k].box, int(k), oa[k].layers);
+        for (std::size_t k = 0; k < ob.size(); ++k) ib.emplace_back(ob[k].box, std::to_string(k), ob[k].layers);
+        std::vector<Handle> handles;
+        a_built.assign(ia, handles);
+        b_built.assign(ib, handles);
+      }
       for (const auto& [la, lb] : {std::pair{~0u, ~0u}, std::pair{1u, ~0u}, std::pair{~0u, 2u}}) {
         std::set<std::pair<int, int>> want, got;
         for (std::size_t i = 0; i < oa.size(); ++i)
@@ -306,6 +320,24 @@ void check_two_trees(std::uint32_t seed) {
         }, lb, la);
         EXPECT_EQ(reversed, want);
         EXPECT_GT(want.size(), 30u);
+        for (const int built : {1, 2, 3}) {
+          std::set<std::pair<int, int>> got_built;
+          auto collect = [&](const int& x, const std::string& y) {
+            EXPECT_TRUE(got_built.emplace(x, std::stoi(y)).second) << "pair reported twice";
+          };
+          if (built == 1) quadrant::for_each_pair(a, b_built, collect, la, lb);
+          if (built == 2) quadrant::for_each_pair(a_built, b, collect, la, lb);
+          if (built == 3) quadrant::for_each_pair(a_built, b_built, collect, la, lb);
+          EXPECT_EQ(got_built, want) << "bulk-built " << built;
+        }
+        // A callback that stops after n pairs gets exactly n calls, for n on either side of the subtree reports.
+        for (const std::size_t n : {std::size_t{1}, want.size() / 3, want.size() - 1}) {
+          std::size_t calls = 0;
+          const quadrant::PairStats st_stop =
+              quadrant::for_each_pair(a, b_built, [&](Handle, Handle) { return ++calls < n; }, la, lb);
+          EXPECT_TRUE(st_stop.stopped);
+          EXPECT_EQ(calls, n);
+        }
       }
     }
   }

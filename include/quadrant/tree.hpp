@@ -70,9 +70,10 @@ concept TreeItem = requires { std::tuple_size<std::remove_cvref_t<E>>::value; } 
 /// pairs. fn takes (Handle of a, Handle of b), (const TA&, const TB&) or (Handle, const TA&, Handle, const TB&),
 /// and returns void, or bool where false stops. The trees may have any placements and worlds. Each node of the
 /// tree with fewer objects walks the other once, carrying down the node's objects that reach each node's bounds,
-/// so the cost follows nodes rather than objects. Allocates nothing once warm; neither tree may change meanwhile (that throws
-/// std::logic_error; see Tree::insert). Throws std::invalid_argument when a and b are the same tree (use
-/// Tree::for_each_pair).
+/// so the cost follows nodes rather than objects; under Loose and Parent an object whose box holds a node's whole
+/// subtree is paired with all of it untested. The order of the calls is unspecified. Allocates nothing once warm;
+/// neither tree may change meanwhile (that throws std::logic_error; see Tree::insert). Throws
+/// std::invalid_argument when a and b are the same tree (use Tree::for_each_pair).
 template <int D, class TA, class TB, class S, class Fn>
 PairStats for_each_pair(const Tree<D, TA, S>& a, const Tree<D, TB, S>& b, Fn&& fn, std::uint32_t layers_a = ~0u,
                         std::uint32_t layers_b = ~0u);
@@ -866,10 +867,23 @@ PairStats for_each_pair(const Tree<D, TA, S>& a, const Tree<D, TB, S>& b, Fn&& f
   const detail::WalkScope walking_a(&a), walking_b(&b);
   PairStats st;
   bool go_on = true;
-  detail::ScratchLease<std::uint32_t> reach_lease;
-  detail::ScratchLease<std::size_t> level_lease;
-  std::vector<std::uint32_t>& reach = reach_lease.get();  // indices into x's entries, by level of the inner walk
-  std::vector<std::size_t>& level_end = level_lease.get();
+  // An object of the outer node on the inner walk's path: its box (what the inner loops read) and its slot.
+  struct Reached {
+    Box<D, S> box;
+    std::uint32_t slot;
+  };
+  // The range of reach that the inner walk's node at one depth of the path keeps: [begin, end), the box around
+  // those objects, and where free room starts above every range of the path down to it (top).
+  struct Level {
+    std::size_t begin, end, top;
+    Box<D, S> near;
+  };
+  detail::ScratchLease<Reached> reach_lease;
+  detail::ScratchLease<Level> level_lease;
+  // The ranges of the path, by depth. The vector only grows (to twice what a node needs), so a node's filtering
+  // writes without a size check or a zero fill.
+  std::vector<Reached>& reach = reach_lease.get();
+  std::vector<Level>& levels = level_lease.get();
   // The walk runs over the nodes of the outer tree (ta) and, for each, over the inner one (tb): its cost follows
   // the outer tree's nodes, so the tree with fewer objects goes outside; fn still gets a's object first.
   auto run = [&](const auto& ta, const auto& tb, std::uint32_t la, std::uint32_t lb, auto swapped) {
@@ -884,64 +898,108 @@ PairStats for_each_pair(const Tree<D, TA, S>& a, const Tree<D, TB, S>& b, Fn&& f
           ++st.nodes_visited;
           const auto entries_a = sa.entries(x);
           // Walking tb, each node on the path keeps the entries of x in la that reach its bounds (a stack of
-          // index ranges, one per depth, each its parent's filtered); a subtree none of them reaches is skipped.
-          // A node whose bounds miss an object holds no partner for it (under Leaves, the leaf reporting a pair
-          // holds the pair's report point, which lies in both boxes or, clamped into tb's world, in a boundary
-          // leaf's bounds, which are open on the world's faces).
-          reach.clear();
-          level_end.clear();
-          Box<D, S> region{};  // the box around them: b's objects that miss it are skipped with one test
-          for (std::uint32_t i = 0; i < entries_a.size(); ++i) {
-            if ((entries_a[i].layers & la) == 0) continue;
-            region = reach.empty() ? entries_a[i].box : merge(region, entries_a[i].box);
-            reach.push_back(i);
-          }
-          if (reach.empty()) return detail::Step::Descend;
+          // index ranges, one per depth, each its parent's filtered, with their boxes beside them); a subtree
+          // none of them reaches is skipped. A node whose bounds miss an object holds no partner for it (under
+          // Leaves, the leaf reporting a pair holds the pair's report point, which lies in both boxes or, clamped
+          // into tb's world, in a boundary leaf's bounds, which are open on the world's faces).
+          if (reach.size() < entries_a.size()) reach.resize(2 * entries_a.size());
+          std::size_t used = 0;
+          for (std::uint32_t i = 0; i < entries_a.size(); ++i)
+            if ((entries_a[i].layers & la) != 0) reach[used++] = Reached{entries_a[i].box, i};
+          if (used == 0) return detail::Step::Descend;
+          std::size_t tests = 0;  // counted here, added to st once: the loop then keeps it in a register
           sb.walk(0, 0, [&](std::uint32_t y) {
             ++st.nodes_visited;
-            if (!sb.reaches(y, lb) || !overlaps(region, sb.fit(y))) return detail::Step::Skip;
-            // level_end[d]: where the range of the node at depth d on the path ends; it starts where its parent's
-            // ends (the root's at 0).
+            if (!sb.reaches(y, lb)) return detail::Step::Skip;
+            const Box<D, S>& fy = sb.fit(y);
             const std::size_t d = static_cast<std::size_t>(sb.depth(y));
-            if (level_end.size() <= d) level_end.resize(d + 1);
-            std::size_t first = 0;
+            if (levels.size() <= d) levels.resize(d + 1);
+            Level& at = levels[d];
+            bool shared = false;  // y keeps its parent's range as it is
             if (d == 0) {
-              level_end[0] = reach.size();
+              at = Level{0, used, used, reach[0].box};
+              for (std::size_t k = 1; k < used; ++k) at.near = merge(at.near, reach[k].box);
             } else {
-              const std::size_t from = d >= 2 ? level_end[d - 2] : 0, to = level_end[d - 1];
-              reach.resize(to);
-              for (std::size_t k = from; k < to; ++k)
-                if (overlaps(entries_a[reach[k]].box, sb.fit(y))) reach.push_back(reach[k]);
-              first = to;
-              level_end[d] = reach.size();
+              const Level& up = levels[d - 1];
+              if (contains(fy, up.near)) {
+                // Near the top of the walk a fit holds every object of the range: the range is kept, not copied.
+                at = up;
+                shared = true;
+              } else {
+                // Without a branch: each element is copied and kept when it overlaps (the outcome is close to
+                // random, and a mispredicted branch costs more than the copy).
+                const std::size_t need = up.top + (up.end - up.begin);
+                if (reach.size() < need) reach.resize(2 * need);
+                std::size_t out = up.top;
+                for (std::size_t k = up.begin; k < up.end; ++k) {
+                  reach[out] = reach[k];
+                  out += overlaps(reach[k].box, fy);
+                }
+                if (out == up.top) return detail::Step::Skip;
+                at = Level{up.top, out, out, reach[up.top].box};
+                for (std::size_t k = up.top + 1; k < out; ++k) at.near = merge(at.near, reach[k].box);
+              }
             }
-            const std::size_t top = level_end[d];
-            if (first == top) return detail::Step::Skip;
+            const std::size_t first = at.begin;
+            std::size_t top = at.end;
+            auto emit = [&](const auto& ea, const auto& eb) {
+              ++st.pairs;
+              if constexpr (decltype(swapped)::value)
+                go_on = detail::report_pair(fn, tb.handle_of(eb.id), *tb.records_[eb.id].value, ta.handle_of(ea.id),
+                                            *ta.records_[ea.id].value);
+              else
+                go_on = detail::report_pair(fn, ta.handle_of(ea.id), *ta.records_[ea.id].value, tb.handle_of(eb.id),
+                                            *tb.records_[eb.id].value);
+              if (!go_on) st.stopped = true;
+              return go_on;
+            };
+            if constexpr (!PA::kEveryLeaf && !PB::kEveryLeaf) {
+              // An object of x whose box holds y's fit overlaps every object of y's subtree: it is paired with all
+              // of them untested (one run of the array after a bulk build, as a query reports a subtree inside its
+              // shape) and leaves the range, so y's children do not meet it again. (Under Leaves a pair is
+              // reported by one leaf only, which this shortcut would not respect.)
+              // A shared range is the parent's, which y's siblings still read, and is left as it is: its objects
+              // lie inside y's fit, so one of them holds the fit only when it equals it.
+              if (!shared) {
+                std::size_t keep = first;
+                for (std::size_t k = first; k < top; ++k) {
+                  if (!contains(reach[k].box, fy)) {
+                    reach[keep++] = reach[k];
+                    continue;
+                  }
+                  const auto& ea = entries_a[reach[k].slot];
+                  QueryStats inside;
+                  auto hit = [&](const auto& eb) { return emit(ea, eb); };
+                  const bool whole = detail::report_subtree(sb, y, lb, inside, hit);
+                  st.nodes_visited += inside.nodes_visited;
+                  if (!whole) return detail::Step::Stop;
+                }
+                if (keep != top) {
+                  at.end = at.top = top = keep;
+                  if (first == top) return detail::Step::Skip;
+                  at.near = reach[first].box;
+                  for (std::size_t k = first + 1; k < top; ++k) at.near = merge(at.near, reach[k].box);
+                }
+              }
+            }
+            // y's objects that miss the box around the range are skipped with one test.
+            const Box<D, S> near = at.near;
             for (const auto& eb : sb.entries(y)) {
-              if ((eb.layers & lb) == 0 || !overlaps(region, eb.box)) continue;
+              if ((eb.layers & lb) == 0 || !overlaps(near, eb.box)) continue;
               for (std::size_t k = first; k < top; ++k) {
-                const auto& ea = entries_a[reach[k]];
-                ++st.box_tests;
-                if (!overlaps(ea.box, eb.box)) continue;
+                ++tests;
+                if (!overlaps(reach[k].box, eb.box)) continue;
+                const auto& ea = entries_a[reach[k].slot];
                 if constexpr (PA::kEveryLeaf)
                   if (!PA::reports(sa.cell(x), ea.box, eb.box, ta.config().world)) continue;
                 if constexpr (PB::kEveryLeaf)
                   if (!PB::reports(sb.cell(y), ea.box, eb.box, tb.config().world)) continue;
-                ++st.pairs;
-                if constexpr (decltype(swapped)::value)
-                  go_on = detail::report_pair(fn, tb.handle_of(eb.id), *tb.records_[eb.id].value, ta.handle_of(ea.id),
-                                              *ta.records_[ea.id].value);
-                else
-                  go_on = detail::report_pair(fn, ta.handle_of(ea.id), *ta.records_[ea.id].value, tb.handle_of(eb.id),
-                                              *tb.records_[eb.id].value);
-                if (!go_on) {
-                  st.stopped = true;
-                  return detail::Step::Stop;
-                }
+                if (!emit(ea, eb)) return detail::Step::Stop;
               }
             }
             return detail::Step::Descend;
           });
+          st.box_tests += tests;
           return go_on ? detail::Step::Descend : detail::Step::Stop;
         });
       });
