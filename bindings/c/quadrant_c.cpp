@@ -1,0 +1,607 @@
+// SPDX-License-Identifier: MIT
+// The C API (include/quadrant/c/quadrant.h) over the header-only C++ core. Each C tree is one of four C++ trees
+// (2D or 3D, float or double) holding 64-bit values, behind one abstract interface; every entry point catches what
+// the C++ core throws and turns it into a status and a per-thread message, so no exception crosses the boundary.
+#include "quadrant/c/quadrant.h"
+
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <new>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <quadrant/quadrant.hpp>
+#include <quadrant/version.hpp>
+
+static_assert(QUADRANT_C_VERSION_MAJOR == QUADRANT_VERSION_MAJOR && QUADRANT_C_VERSION_MINOR == QUADRANT_VERSION_MINOR &&
+                  QUADRANT_C_VERSION_PATCH == QUADRANT_VERSION_PATCH,
+              "quadrant.h and version.hpp must give the same version");
+
+namespace {
+
+thread_local std::string last_error;
+
+quadrant_status fail(quadrant_status status, const char* what) {
+  try {
+    last_error = what;
+  } catch (...) {  // the message could not be kept: the status still says what happened
+  }
+  return status;
+}
+
+// Runs body (returning void); maps what it throws to a status.
+template <class Body>
+quadrant_status guarded(Body&& body) noexcept {
+  try {
+    body();
+    return QUADRANT_OK;
+  } catch (const std::invalid_argument& e) {
+    return fail(QUADRANT_INVALID_ARGUMENT, e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(QUADRANT_OUT_OF_MEMORY, "quadrant: out of memory");
+  } catch (const std::length_error& e) {
+    return fail(QUADRANT_OUT_OF_MEMORY, e.what());
+  } catch (const std::logic_error& e) {
+    return fail(QUADRANT_LOGIC_ERROR, e.what());
+  } catch (const std::exception& e) {
+    return fail(QUADRANT_INTERNAL_ERROR, e.what());
+  } catch (...) {
+    return fail(QUADRANT_INTERNAL_ERROR, "quadrant: unknown error");
+  }
+}
+
+[[noreturn]] void invalid(const std::string& what) { throw std::invalid_argument("quadrant: " + what); }
+
+template <class P>
+void need(const P* p, const char* name) {
+  if (p == nullptr) invalid(std::string(name) + " is NULL");
+}
+
+// An enum field as the int a C caller stored: any value, which C++ may not load as the enum itself.
+template <class E>
+int as_int(const E& e) {
+  static_assert(sizeof(E) == sizeof(int));
+  int v = 0;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
+}
+
+// A C handle: the slot's generation in the high 32 bits, slot + 1 in the low ones (so that 0 is no handle).
+quadrant_handle encode(quadrant::Handle h) {
+  if (h.is_null()) return 0;
+  return (std::uint64_t{h.generation()} << 32) | (std::uint64_t{h.index()} + 1);
+}
+
+}  // namespace
+
+// The C tree: one interface, four implementations. Every coordinate crosses as double.
+struct quadrant_tree {
+  virtual ~quadrant_tree() = default;
+  quadrant_config config{};
+
+  virtual quadrant_handle insert(const double* min, const double* max, std::uint64_t value, std::uint32_t layers) = 0;
+  virtual void erase(quadrant_handle h) = 0;
+  virtual void move(quadrant_handle h, const double* min, const double* max) = 0;
+  virtual void move_many(const quadrant_handle* hs, const double* mins, const double* maxs, std::size_t n) = 0;
+  virtual void set_layers(quadrant_handle h, std::uint32_t layers) = 0;
+  virtual void set_value(quadrant_handle h, std::uint64_t value) = 0;
+  virtual void clear() = 0;
+  virtual bool contains(quadrant_handle h) const noexcept = 0;
+  virtual std::size_t size() const noexcept = 0;
+  virtual void bounds(quadrant_handle h, double* min, double* max) const = 0;
+  virtual std::uint64_t value(quadrant_handle h) const = 0;
+  virtual std::uint32_t layers(quadrant_handle h) const = 0;
+  virtual quadrant_query_stats query(const quadrant_shape& shape, std::uint32_t layers, quadrant_hit_fn fn,
+                                     void* user) const = 0;
+  virtual void pairs(std::uint32_t layers, quadrant_pair_fn fn, void* user) const = 0;
+  virtual void pairs_with(const quadrant_tree& other, std::uint32_t layers_a, std::uint32_t layers_b,
+                          quadrant_pair_fn fn, void* user) const = 0;
+  virtual void raycast(const double* a, const double* b, std::uint32_t layers, quadrant_ray_fn fn, void* user) const = 0;
+  virtual std::size_t nearest(const double* p, std::size_t k, double max_distance, std::uint32_t layers,
+                              quadrant_handle* handles, double* distances) const = 0;
+  virtual quadrant_stats stats() const = 0;
+  virtual void validate() const = 0;
+};
+
+namespace {
+
+template <int D, class S>
+struct TreeC final : quadrant_tree {
+  using Tree = quadrant::Tree<D, std::uint64_t, S>;
+  using B = quadrant::Box<D, S>;
+  using V = quadrant::Vec<D, S>;
+
+  explicit TreeC(const quadrant::Config<D, S>& c) : tree(c) {}
+  Tree tree;
+
+  static V vec(const double* p, const char* name) {
+    need(p, name);
+    V v;
+    for (int i = 0; i < D; ++i) v[i] = static_cast<S>(p[i]);
+    return v;
+  }
+  static B box(const double* min, const double* max) { return B{vec(min, "min"), vec(max, "max")}; }
+  // The tree's handle for a C handle; a null or foreign one stays a handle the tree refuses (with its message).
+  quadrant::Handle handle(quadrant_handle h) const noexcept {
+    if (h == 0 || (h & 0xffffffffu) == 0) return quadrant::Handle{};
+    const quadrant::Handle found = tree.handle_at(static_cast<std::uint32_t>((h & 0xffffffffu) - 1));
+    return !found.is_null() && found.generation() == static_cast<std::uint32_t>(h >> 32) ? found : quadrant::Handle{};
+  }
+  quadrant::Handle live(quadrant_handle h, const char* what) const {
+    const quadrant::Handle found = handle(h);
+    if (found.is_null()) invalid(std::string(what) + ": the handle names no object of this tree (stale or foreign)");
+    return found;
+  }
+
+  quadrant_handle insert(const double* min, const double* max, std::uint64_t value, std::uint32_t layers) override {
+    return encode(tree.insert(box(min, max), value, layers));
+  }
+  void erase(quadrant_handle h) override { tree.erase(live(h, "erase")); }
+  void move(quadrant_handle h, const double* min, const double* max) override {
+    const quadrant::Handle found = live(h, "move");
+    tree.move(found, box(min, max));
+  }
+  void move_many(const quadrant_handle* hs, const double* mins, const double* maxs, std::size_t n) override {
+    if (n == 0) return;
+    need(hs, "handles");
+    need(mins, "mins");
+    need(maxs, "maxs");
+    std::vector<quadrant::Handle> handles(n);
+    std::vector<B> boxes(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      handles[i] = live(hs[i], "move_many");
+      boxes[i] = box(mins + i * D, maxs + i * D);
+    }
+    tree.move(std::span<const quadrant::Handle>(handles), std::span<const B>(boxes));
+  }
+  void set_layers(quadrant_handle h, std::uint32_t layers) override { tree.set_layers(live(h, "set_layers"), layers); }
+  void set_value(quadrant_handle h, std::uint64_t value) override {
+    const quadrant::Handle found = live(h, "set_value");
+    tree.value(found) = value;
+  }
+  void clear() override { tree.clear(); }
+  bool contains(quadrant_handle h) const noexcept override { return !handle(h).is_null(); }
+  std::size_t size() const noexcept override { return tree.size(); }
+  void bounds(quadrant_handle h, double* min, double* max) const override {
+    need(min, "min");
+    need(max, "max");
+    const B& b = tree.bounds(live(h, "bounds"));
+    for (int i = 0; i < D; ++i) min[i] = static_cast<double>(b.min[i]), max[i] = static_cast<double>(b.max[i]);
+  }
+  std::uint64_t value(quadrant_handle h) const override { return tree.value(live(h, "value")); }
+  std::uint32_t layers(quadrant_handle h) const override { return tree.layers(live(h, "layers")); }
+
+  // Calls run(shape) with the C++ shape `s` describes.
+  template <class Run>
+  static void with_shape(const quadrant_shape& s, Run&& run) {
+    auto v2 = [](const double* p) { return quadrant::Vec<2, S>{static_cast<S>(p[0]), static_cast<S>(p[1])}; };
+    auto two_d = [](const char* kind) {
+      if constexpr (D != 2) invalid(std::string("query: a ") + kind + " is a 2D shape; this tree is 3D");
+    };
+    // The kind as an int: a C caller may pass any value, which C++ may not load as the enum.
+    const int kind = as_int(s.kind);
+    switch (kind) {
+      case QUADRANT_SHAPE_BOX: run(box(s.a, s.b)); return;
+      case QUADRANT_SHAPE_POINT: run(vec(s.a, "point")); return;
+      case QUADRANT_SHAPE_BALL:
+        if constexpr (D == 2) run(quadrant::Circle<S>{vec(s.a, "centre"), static_cast<S>(s.r0)});
+        else run(quadrant::Sphere<S>{vec(s.a, "centre"), static_cast<S>(s.r0)});
+        return;
+      case QUADRANT_SHAPE_SEGMENT: run(quadrant::Segment<D, S>{vec(s.a, "a"), vec(s.b, "b")}); return;
+      case QUADRANT_SHAPE_FRUSTUM:
+        if constexpr (D == 3) {
+          if (s.points == nullptr || s.count != 16) invalid("query: a frustum needs the 16 numbers of a matrix");
+          S m[16];
+          for (int i = 0; i < 16; ++i) m[i] = static_cast<S>(s.points[i]);
+          run(quadrant::Frustum<S>::from_view_projection(
+              m, s.matrix_row_major ? quadrant::MatrixLayout::RowMajor : quadrant::MatrixLayout::ColumnMajor,
+              s.clip_zero_to_one ? quadrant::ClipDepth::ZeroToOne : quadrant::ClipDepth::MinusOneToOne));
+        } else {
+          invalid("query: a frustum is a 3D shape; this tree is 2D");
+        }
+        return;
+      case QUADRANT_SHAPE_RING:
+      case QUADRANT_SHAPE_ELLIPSE:
+      case QUADRANT_SHAPE_SECTOR:
+      case QUADRANT_SHAPE_ORIENTED_BOX:
+      case QUADRANT_SHAPE_POLYGON: {
+        static constexpr const char* kNames[] = {"ring", "ellipse", "sector", "oriented box", "polygon"};
+        two_d(kNames[kind - QUADRANT_SHAPE_RING]);
+        if constexpr (D == 2) {
+          const S r0 = static_cast<S>(s.r0), r1 = static_cast<S>(s.r1), angle = static_cast<S>(s.angle);
+          switch (kind) {
+            case QUADRANT_SHAPE_RING: run(quadrant::Ring<S>{v2(s.a), r0, r1}); return;
+            case QUADRANT_SHAPE_ELLIPSE: run(quadrant::Ellipse<S>{v2(s.a), {r0, r1}, angle}); return;
+            case QUADRANT_SHAPE_SECTOR: run(quadrant::Sector<S>{v2(s.a), v2(s.b), r0, angle}); return;
+            case QUADRANT_SHAPE_ORIENTED_BOX: run(quadrant::OrientedBox<S>{v2(s.a), {r0, r1}, angle}); return;
+            default: {
+              if (s.points == nullptr && s.count != 0) invalid("query: the polygon's points are NULL");
+              std::vector<quadrant::Vec<2, S>> outline(s.count);
+              for (std::size_t i = 0; i < s.count; ++i) outline[i] = v2(s.points + 2 * i);
+              run(quadrant::ConvexPolygon<S>(std::span<const quadrant::Vec<2, S>>(outline)));
+              return;
+            }
+          }
+        }
+        return;
+      }
+    }
+    invalid("query: unknown shape kind " + std::to_string(kind));
+  }
+
+  quadrant_query_stats query(const quadrant_shape& shape, std::uint32_t layers, quadrant_hit_fn fn,
+                             void* user) const override {
+    need(reinterpret_cast<const void*>(fn), "fn");
+    quadrant::QueryStats st;
+    with_shape(shape, [&](const auto& s) {
+      st = tree.query(s, [&](quadrant::Handle h, const std::uint64_t& v) { return fn(user, encode(h), v) != 0; },
+                      layers);
+    });
+    return quadrant_query_stats{st.nodes_visited, st.box_tests, st.hits, st.stopped ? 1 : 0};
+  }
+  void pairs(std::uint32_t layers, quadrant_pair_fn fn, void* user) const override {
+    need(reinterpret_cast<const void*>(fn), "fn");
+    tree.for_each_pair(
+        [&](quadrant::Handle a, const std::uint64_t& va, quadrant::Handle b, const std::uint64_t& vb) {
+          return fn(user, encode(a), va, encode(b), vb) != 0;
+        },
+        layers);
+  }
+  void pairs_with(const quadrant_tree& other, std::uint32_t layers_a, std::uint32_t layers_b, quadrant_pair_fn fn,
+                  void* user) const override {
+    need(reinterpret_cast<const void*>(fn), "fn");
+    const auto* b = dynamic_cast<const TreeC*>(&other);
+    if (b == nullptr) invalid("trees_pairs: the trees differ in dims or scalar");
+    quadrant::for_each_pair(
+        tree, b->tree,
+        [&](quadrant::Handle ha, const std::uint64_t& va, quadrant::Handle hb, const std::uint64_t& vb) {
+          return fn(user, encode(ha), va, encode(hb), vb) != 0;
+        },
+        layers_a, layers_b);
+  }
+  void raycast(const double* a, const double* b, std::uint32_t layers, quadrant_ray_fn fn, void* user) const override {
+    need(reinterpret_cast<const void*>(fn), "fn");
+    tree.raycast(quadrant::Segment<D, S>{vec(a, "a"), vec(b, "b")},
+                 [&](quadrant::Handle h, const std::uint64_t& v, S t) {
+                   return fn(user, encode(h), v, static_cast<double>(t)) != 0;
+                 },
+                 layers);
+  }
+  std::size_t nearest(const double* p, std::size_t k, double max_distance, std::uint32_t layers,
+                      quadrant_handle* handles, double* distances) const override {
+    if (std::isnan(max_distance)) invalid("nearest: max_distance is NaN");
+    const S limit = max_distance >= static_cast<double>(std::numeric_limits<S>::max())
+                        ? std::numeric_limits<S>::infinity()
+                        : static_cast<S>(max_distance);
+    std::size_t n = 0;
+    tree.for_each_nearest(
+        vec(p, "point"),
+        [&](quadrant::Handle h, const std::uint64_t&, S d) {
+          if (n == k) return false;
+          if (handles != nullptr) handles[n] = encode(h);
+          if (distances != nullptr) distances[n] = static_cast<double>(d);
+          return ++n < k;
+        },
+        limit, layers);
+    return n;
+  }
+  quadrant_stats stats() const override {
+    const quadrant::Stats s = tree.stats();
+    return quadrant_stats{s.nodes, s.leaves, s.depth, s.objects, s.references, s.bytes, s.outside_world,
+                          s.root_entries};
+  }
+  void validate() const override { tree.validate(); }
+};
+
+template <int D, class S>
+quadrant_tree* make_tree(const quadrant_config& c) {
+  quadrant::Config<D, S> cc;
+  for (int i = 0; i < D; ++i) {
+    cc.world.min[i] = static_cast<S>(c.world_min[i]);
+    cc.world.max[i] = static_cast<S>(c.world_max[i]);
+  }
+  cc.max_depth = c.max_depth;
+  cc.split_threshold = c.split_threshold;
+  cc.min_node_size = static_cast<S>(c.min_node_size);
+  switch (as_int(c.placement)) {
+    case QUADRANT_LOOSE: cc.placement = quadrant::Placement::Loose; break;
+    case QUADRANT_PARENT: cc.placement = quadrant::Placement::Parent; break;
+    case QUADRANT_LEAVES: cc.placement = quadrant::Placement::Leaves; break;
+    default: invalid("quadrant_config::placement is " + std::to_string(as_int(c.placement)) + ", not a placement");
+  }
+  auto* t = new TreeC<D, S>(cc);
+  t->config = c;
+  return t;
+}
+
+}  // namespace
+
+extern "C" {
+
+#define QUADRANT_C_STR2(x) #x
+#define QUADRANT_C_STR(x) QUADRANT_C_STR2(x)
+
+const char* quadrant_version(void) {
+  return QUADRANT_C_STR(QUADRANT_VERSION_MAJOR) "." QUADRANT_C_STR(QUADRANT_VERSION_MINOR) "." QUADRANT_C_STR(
+      QUADRANT_VERSION_PATCH);
+}
+const char* quadrant_last_error(void) { return last_error.c_str(); }
+
+// ---- shapes ----
+
+static quadrant_shape shape_of(quadrant_shape_kind kind, int dims, const double* a, const double* b) {
+  quadrant_shape s{};
+  s.kind = kind;
+  const int n = dims == 3 ? 3 : 2;
+  for (int i = 0; i < n; ++i) {
+    if (a != nullptr) s.a[i] = a[i];
+    if (b != nullptr) s.b[i] = b[i];
+  }
+  return s;
+}
+quadrant_shape quadrant_shape_box(int dims, const double* min, const double* max) {
+  return shape_of(QUADRANT_SHAPE_BOX, dims, min, max);
+}
+quadrant_shape quadrant_shape_point(int dims, const double* p) { return shape_of(QUADRANT_SHAPE_POINT, dims, p, nullptr); }
+quadrant_shape quadrant_shape_ball(int dims, const double* centre, double radius) {
+  quadrant_shape s = shape_of(QUADRANT_SHAPE_BALL, dims, centre, nullptr);
+  s.r0 = radius;
+  return s;
+}
+quadrant_shape quadrant_shape_ring(double x, double y, double inner, double outer) {
+  const double c[2] = {x, y};
+  quadrant_shape s = shape_of(QUADRANT_SHAPE_RING, 2, c, nullptr);
+  s.r0 = inner, s.r1 = outer;
+  return s;
+}
+quadrant_shape quadrant_shape_ellipse(double x, double y, double rx, double ry, double angle) {
+  const double c[2] = {x, y};
+  quadrant_shape s = shape_of(QUADRANT_SHAPE_ELLIPSE, 2, c, nullptr);
+  s.r0 = rx, s.r1 = ry, s.angle = angle;
+  return s;
+}
+quadrant_shape quadrant_shape_sector(double x, double y, double dx, double dy, double radius, double half_angle) {
+  const double c[2] = {x, y}, d[2] = {dx, dy};
+  quadrant_shape s = shape_of(QUADRANT_SHAPE_SECTOR, 2, c, d);
+  s.r0 = radius, s.angle = half_angle;
+  return s;
+}
+quadrant_shape quadrant_shape_oriented_box(double x, double y, double hx, double hy, double angle) {
+  const double c[2] = {x, y};
+  quadrant_shape s = shape_of(QUADRANT_SHAPE_ORIENTED_BOX, 2, c, nullptr);
+  s.r0 = hx, s.r1 = hy, s.angle = angle;
+  return s;
+}
+quadrant_shape quadrant_shape_polygon(const double* xy, size_t vertices) {
+  quadrant_shape s = shape_of(QUADRANT_SHAPE_POLYGON, 2, nullptr, nullptr);
+  s.points = xy, s.count = vertices;
+  return s;
+}
+quadrant_shape quadrant_shape_segment(int dims, const double* a, const double* b) {
+  return shape_of(QUADRANT_SHAPE_SEGMENT, dims, a, b);
+}
+quadrant_shape quadrant_shape_frustum(const double* matrix16, int row_major, int clip_zero_to_one) {
+  quadrant_shape s = shape_of(QUADRANT_SHAPE_FRUSTUM, 3, nullptr, nullptr);
+  s.points = matrix16, s.count = 16, s.matrix_row_major = row_major, s.clip_zero_to_one = clip_zero_to_one;
+  return s;
+}
+
+// ---- trees ----
+
+void quadrant_config_init(quadrant_config* config, int dims, quadrant_scalar scalar) {
+  if (config == nullptr) return;
+  *config = quadrant_config{};
+  config->dims = dims;
+  config->scalar = scalar;
+  for (int i = 0; i < 3; ++i) config->world_min[i] = 0, config->world_max[i] = 1;
+  const quadrant::Config<2, float> defaults{};
+  config->max_depth = defaults.max_depth;
+  config->split_threshold = defaults.split_threshold;
+  config->min_node_size = 0;
+  config->placement = QUADRANT_LOOSE;
+}
+
+quadrant_status quadrant_tree_create(const quadrant_config* config, quadrant_tree** out) {
+  if (out != nullptr) *out = nullptr;
+  return guarded([&] {
+    need(config, "config");
+    need(out, "out");
+    const int scalar = as_int(config->scalar);
+    const bool f = scalar == QUADRANT_FLOAT;
+    if (!f && scalar != QUADRANT_DOUBLE) invalid("quadrant_config::scalar is " + std::to_string(scalar) + ", not a scalar");
+    if (config->dims == 2) *out = f ? make_tree<2, float>(*config) : make_tree<2, double>(*config);
+    else if (config->dims == 3) *out = f ? make_tree<3, float>(*config) : make_tree<3, double>(*config);
+    else invalid("quadrant_config::dims is " + std::to_string(config->dims) + ", not 2 or 3");
+  });
+}
+void quadrant_tree_destroy(quadrant_tree* tree) { delete tree; }
+quadrant_status quadrant_tree_config(const quadrant_tree* tree, quadrant_config* out) {
+  return guarded([&] {
+    need(tree, "tree");
+    need(out, "out");
+    *out = tree->config;
+  });
+}
+
+quadrant_status quadrant_tree_insert(quadrant_tree* tree, const double* min, const double* max, uint64_t value,
+                                     uint32_t layers, quadrant_handle* handle) {
+  return guarded([&] {
+    need(tree, "tree");
+    const quadrant_handle h = tree->insert(min, max, value, layers);
+    if (handle != nullptr) *handle = h;
+  });
+}
+quadrant_status quadrant_tree_erase(quadrant_tree* tree, quadrant_handle handle) {
+  return guarded([&] {
+    need(tree, "tree");
+    tree->erase(handle);
+  });
+}
+quadrant_status quadrant_tree_move(quadrant_tree* tree, quadrant_handle handle, const double* min, const double* max) {
+  return guarded([&] {
+    need(tree, "tree");
+    tree->move(handle, min, max);
+  });
+}
+quadrant_status quadrant_tree_move_many(quadrant_tree* tree, const quadrant_handle* handles, const double* mins,
+                                        const double* maxs, size_t count) {
+  return guarded([&] {
+    need(tree, "tree");
+    tree->move_many(handles, mins, maxs, count);
+  });
+}
+quadrant_status quadrant_tree_set_layers(quadrant_tree* tree, quadrant_handle handle, uint32_t layers) {
+  return guarded([&] {
+    need(tree, "tree");
+    tree->set_layers(handle, layers);
+  });
+}
+quadrant_status quadrant_tree_set_value(quadrant_tree* tree, quadrant_handle handle, uint64_t value) {
+  return guarded([&] {
+    need(tree, "tree");
+    tree->set_value(handle, value);
+  });
+}
+quadrant_status quadrant_tree_clear(quadrant_tree* tree) {
+  return guarded([&] {
+    need(tree, "tree");
+    tree->clear();
+  });
+}
+int quadrant_tree_contains(const quadrant_tree* tree, quadrant_handle handle) {
+  return tree != nullptr && tree->contains(handle) ? 1 : 0;
+}
+size_t quadrant_tree_size(const quadrant_tree* tree) { return tree != nullptr ? tree->size() : 0; }
+quadrant_status quadrant_tree_bounds(const quadrant_tree* tree, quadrant_handle handle, double* min, double* max) {
+  return guarded([&] {
+    need(tree, "tree");
+    tree->bounds(handle, min, max);
+  });
+}
+quadrant_status quadrant_tree_value(const quadrant_tree* tree, quadrant_handle handle, uint64_t* value) {
+  return guarded([&] {
+    need(tree, "tree");
+    need(value, "value");
+    *value = tree->value(handle);
+  });
+}
+quadrant_status quadrant_tree_layers(const quadrant_tree* tree, quadrant_handle handle, uint32_t* layers) {
+  return guarded([&] {
+    need(tree, "tree");
+    need(layers, "layers");
+    *layers = tree->layers(handle);
+  });
+}
+
+quadrant_status quadrant_tree_query(const quadrant_tree* tree, const quadrant_shape* shape, uint32_t layers,
+                                    quadrant_hit_fn fn, void* user, quadrant_query_stats* stats) {
+  return guarded([&] {
+    need(tree, "tree");
+    need(shape, "shape");
+    const quadrant_query_stats st = tree->query(*shape, layers, fn, user);
+    if (stats != nullptr) *stats = st;
+  });
+}
+
+namespace {
+struct Collect {
+  quadrant_handle* handles;
+  uint64_t* values;
+  size_t capacity, count;
+};
+int collect_hit(void* user, quadrant_handle h, uint64_t v) {
+  auto* c = static_cast<Collect*>(user);
+  if (c->count < c->capacity) {
+    if (c->handles != nullptr) c->handles[c->count] = h;
+    if (c->values != nullptr) c->values[c->count] = v;
+  }
+  ++c->count;
+  return 1;
+}
+int collect_pair(void* user, quadrant_handle a, uint64_t, quadrant_handle b, uint64_t) {
+  auto* c = static_cast<Collect*>(user);
+  if (c->count < c->capacity && c->handles != nullptr) {
+    c->handles[2 * c->count] = a;
+    c->handles[2 * c->count + 1] = b;
+  }
+  ++c->count;
+  return 1;
+}
+}  // namespace
+
+quadrant_status quadrant_tree_query_into(const quadrant_tree* tree, const quadrant_shape* shape, uint32_t layers,
+                                         quadrant_handle* handles, uint64_t* values, size_t capacity, size_t* count) {
+  if (count != nullptr) *count = 0;
+  return guarded([&] {
+    need(tree, "tree");
+    need(shape, "shape");
+    need(count, "count");
+    Collect c{handles, values, capacity, 0};
+    tree->query(*shape, layers, &collect_hit, &c);
+    *count = c.count;
+  });
+}
+quadrant_status quadrant_tree_pairs(const quadrant_tree* tree, uint32_t layers, quadrant_pair_fn fn, void* user) {
+  return guarded([&] {
+    need(tree, "tree");
+    tree->pairs(layers, fn, user);
+  });
+}
+quadrant_status quadrant_tree_pairs_into(const quadrant_tree* tree, uint32_t layers, quadrant_handle* pairs,
+                                         size_t capacity, size_t* count) {
+  if (count != nullptr) *count = 0;
+  return guarded([&] {
+    need(tree, "tree");
+    need(count, "count");
+    Collect c{pairs, nullptr, capacity, 0};
+    tree->pairs(layers, &collect_pair, &c);
+    *count = c.count;
+  });
+}
+quadrant_status quadrant_trees_pairs(const quadrant_tree* a, const quadrant_tree* b, uint32_t layers_a,
+                                     uint32_t layers_b, quadrant_pair_fn fn, void* user) {
+  return guarded([&] {
+    need(a, "a");
+    need(b, "b");
+    a->pairs_with(*b, layers_a, layers_b, fn, user);
+  });
+}
+quadrant_status quadrant_tree_raycast(const quadrant_tree* tree, const double* a, const double* b, uint32_t layers,
+                                      quadrant_ray_fn fn, void* user) {
+  return guarded([&] {
+    need(tree, "tree");
+    tree->raycast(a, b, layers, fn, user);
+  });
+}
+quadrant_status quadrant_tree_nearest(const quadrant_tree* tree, const double* point, size_t k, double max_distance,
+                                      uint32_t layers, quadrant_handle* handles, double* distances, size_t* count) {
+  if (count != nullptr) *count = 0;
+  return guarded([&] {
+    need(tree, "tree");
+    need(count, "count");
+    *count = k == 0 ? 0 : tree->nearest(point, k, max_distance, layers, handles, distances);
+  });
+}
+quadrant_status quadrant_tree_stats(const quadrant_tree* tree, quadrant_stats* out) {
+  return guarded([&] {
+    need(tree, "tree");
+    need(out, "out");
+    *out = tree->stats();
+  });
+}
+quadrant_status quadrant_tree_validate(const quadrant_tree* tree) {
+  if (tree == nullptr) return fail(QUADRANT_INVALID_ARGUMENT, "quadrant: tree is NULL");
+  try {
+    tree->validate();
+    return QUADRANT_OK;
+  } catch (const std::exception& e) {
+    return fail(QUADRANT_INTERNAL_ERROR, e.what());
+  }
+}
+
+}  // extern "C"

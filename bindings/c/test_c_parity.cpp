@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+// The C API against the C++ Tree it wraps: the same objects in both, then every query shape (box, point, ball,
+// ring, ellipse, sector, oriented box, polygon, segment, frustum), pairs, two-tree pairs, ray casts and nearest
+// must give the same objects in the same order, in 2D and 3D, float and double, every placement. (The C++ Tree is
+// checked against brute force by the other tests; this one checks that the binding maps every field faithfully.)
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <numbers>
+#include <limits>
+#include <random>
+#include <set>
+#include <span>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <quadrant/quadrant.hpp>
+
+#include "quadrant/c/quadrant.h"
+
+namespace {
+
+using quadrant::Placement;
+
+template <int D, class S>
+void check_parity(Placement placement, std::uint32_t seed) {
+  SCOPED_TRACE(std::string(D == 2 ? "2D " : "3D ") + (sizeof(S) == 4 ? "float " : "double ") +
+               quadrant::to_string(placement));
+  std::mt19937 rng(seed);
+  auto real = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  quadrant_config cc;
+  quadrant_config_init(&cc, D, sizeof(S) == 4 ? QUADRANT_FLOAT : QUADRANT_DOUBLE);
+  quadrant::Config<D, S> config;
+  for (int i = 0; i < D; ++i) {
+    cc.world_min[i] = -50, cc.world_max[i] = 150;
+    config.world.min[i] = S(-50), config.world.max[i] = S(150);
+  }
+  cc.placement = placement == Placement::Loose ? QUADRANT_LOOSE : placement == Placement::Parent ? QUADRANT_PARENT : QUADRANT_LEAVES;
+  config.placement = placement;
+  cc.split_threshold = config.split_threshold = 6;
+  quadrant_tree* ct = nullptr;
+  ASSERT_EQ(quadrant_tree_create(&cc, &ct), QUADRANT_OK) << quadrant_last_error();
+  quadrant::Tree<D, std::uint64_t, S> tree(config);
+  for (std::uint64_t i = 0; i < 300; ++i) {
+    double lo[3], hi[3];
+    quadrant::Box<D, S> b;
+    // 3D boxes larger, so that the octree's scene is as crowded as the quadtree's.
+    const double side = (real(0, 1) < 0.1 ? real(5, 30) : real(0, 4)) * (D == 3 ? 3 : 1);
+    for (int a = 0; a < D; ++a) {
+      lo[a] = static_cast<double>(static_cast<S>(real(-60, 160)));
+      hi[a] = static_cast<double>(static_cast<S>(lo[a] + side));
+      b.min[a] = static_cast<S>(lo[a]), b.max[a] = static_cast<S>(hi[a]);
+    }
+    const std::uint32_t layers = 1u << (i % 3);
+    ASSERT_EQ(quadrant_tree_insert(ct, lo, hi, i, layers, nullptr), QUADRANT_OK) << quadrant_last_error();
+    tree.insert(b, i, layers);
+  }
+  // The values each side reports, in order.
+  auto c_query = [&](const quadrant_shape& s, std::uint32_t layers) {
+    std::vector<std::uint64_t> out;
+    const quadrant_status st = quadrant_tree_query(
+        ct, &s, layers,
+        [](void* user, quadrant_handle, std::uint64_t v) {
+          static_cast<std::vector<std::uint64_t>*>(user)->push_back(v);
+          return 1;
+        },
+        &out, nullptr);
+    EXPECT_EQ(st, QUADRANT_OK) << quadrant_last_error();
+    return out;
+  };
+  auto cpp_query = [&](const auto& shape, std::uint32_t layers) {
+    std::vector<std::uint64_t> out;
+    tree.query(shape, [&](const std::uint64_t& v) { out.push_back(v); }, layers);
+    return out;
+  };
+  using V = quadrant::Vec<D, S>;
+  auto point = [&](double lo, double hi, double* c) {
+    V v;
+    for (int a = 0; a < D; ++a) c[a] = static_cast<double>(v[a] = static_cast<S>(real(lo, hi)));
+    return v;
+  };
+  std::size_t hits = 0, frustum_hits = 0;
+  for (int round = 0; round < 25; ++round) {
+    const std::uint32_t layers = round % 2 == 0 ? ~0u : 3u;
+    double p[3], q[3];
+    const V pv = point(-40, 140, p), qv = point(-40, 140, q);
+    const S r = static_cast<S>(real(0, 30)), r2 = static_cast<S>(real(0, 30)), angle = static_cast<S>(real(-3, 3));
+    // box, point, ball, segment
+    double lo[3], hi[3];
+    quadrant::Box<D, S> box;
+    for (int a = 0; a < D; ++a) {
+      lo[a] = std::min(p[a], q[a]), hi[a] = std::max(p[a], q[a]);
+      box.min[a] = static_cast<S>(lo[a]), box.max[a] = static_cast<S>(hi[a]);
+    }
+    auto want = cpp_query(box, layers);
+    hits += want.size();
+    EXPECT_EQ(c_query(quadrant_shape_box(D, lo, hi), layers), want) << "box";
+    EXPECT_EQ(c_query(quadrant_shape_point(D, p), layers), cpp_query(pv, layers)) << "point";
+    if constexpr (D == 2) {
+      EXPECT_EQ(c_query(quadrant_shape_ball(D, p, r), layers), cpp_query(quadrant::Circle<S>{pv, r}, layers)) << "circle";
+    } else {
+      EXPECT_EQ(c_query(quadrant_shape_ball(D, p, r), layers), cpp_query(quadrant::Sphere<S>{pv, r}, layers)) << "sphere";
+    }
+    EXPECT_EQ(c_query(quadrant_shape_segment(D, p, q), layers), cpp_query(quadrant::Segment<D, S>{pv, qv}, layers))
+        << "segment";
+    if constexpr (D == 2) {
+      const S inner = std::min(r, r2), outer = std::max(r, r2);
+      EXPECT_EQ(c_query(quadrant_shape_ring(p[0], p[1], inner, outer), layers),
+                cpp_query(quadrant::Ring<S>{pv, inner, outer}, layers))
+          << "ring";
+      EXPECT_EQ(c_query(quadrant_shape_ellipse(p[0], p[1], r, r2, angle), layers),
+                cpp_query(quadrant::Ellipse<S>{pv, {r, r2}, angle}, layers))
+          << "ellipse";
+      const S half = static_cast<S>(std::abs(angle));
+      EXPECT_EQ(c_query(quadrant_shape_sector(p[0], p[1], q[0] - p[0], q[1] - p[1], r * 2, half), layers),
+                cpp_query(quadrant::Sector<S>{pv, qv - pv, r * 2, half}, layers))
+          << "sector";
+      EXPECT_EQ(c_query(quadrant_shape_oriented_box(p[0], p[1], r, r2, angle), layers),
+                cpp_query(quadrant::OrientedBox<S>{pv, {r, r2}, angle}, layers))
+          << "oriented box";
+      // A convex polygon: a regular pentagon around p.
+      std::vector<double> xy;
+      std::vector<quadrant::Vec<2, S>> outline;
+      for (int k = 0; k < 5; ++k) {
+        const double t = angle + k * 2 * std::numbers::pi / 5;
+        const S x = static_cast<S>(p[0] + r * std::cos(t)), y = static_cast<S>(p[1] + r * std::sin(t));
+        xy.push_back(x), xy.push_back(y);
+        outline.push_back({x, y});
+      }
+      EXPECT_EQ(c_query(quadrant_shape_polygon(xy.data(), 5), layers),
+                cpp_query(quadrant::ConvexPolygon<S>(std::span<const quadrant::Vec<2, S>>(outline)), layers))
+          << "polygon";
+    } else {
+      // A perspective camera at p looking along +x (column-major), both clip conventions and layouts.
+      const double f = 1 / std::tan(0.6), n = 1, far = 40 + r;
+      double m[16] = {};
+      // view: translate by -p, then the axes x -> -z (look along +x): rows of the view matrix.
+      const double view[4][4] = {{0, 1, 0, -p[1]}, {0, 0, 1, -p[2]}, {-1, 0, 0, p[0]}, {0, 0, 0, 1}};
+      const double proj[4][4] = {{f, 0, 0, 0}, {0, f, 0, 0}, {0, 0, (far + n) / (n - far), 2 * far * n / (n - far)}, {0, 0, -1, 0}};
+      for (int row = 0; row < 4; ++row)
+        for (int col = 0; col < 4; ++col) {
+          double v = 0;
+          for (int k = 0; k < 4; ++k) v += proj[row][k] * view[k][col];
+          m[4 * col + row] = v;
+        }
+      S ms[16];
+      for (int i = 0; i < 16; ++i) ms[i] = static_cast<S>(m[i]);
+      const auto frustum = quadrant::Frustum<S>::from_view_projection(ms, quadrant::MatrixLayout::ColumnMajor,
+                                                                       quadrant::ClipDepth::MinusOneToOne);
+      auto fw = cpp_query(frustum, layers);
+      frustum_hits += fw.size();
+      EXPECT_EQ(c_query(quadrant_shape_frustum(m, 0, 0), layers), fw) << "frustum";
+      double t[16];
+      for (int row = 0; row < 4; ++row)
+        for (int col = 0; col < 4; ++col) t[4 * row + col] = m[4 * col + row];
+      EXPECT_EQ(c_query(quadrant_shape_frustum(t, 1, 0), layers), fw) << "frustum, row-major";
+    }
+    // Ray casts: values and fractions in order.
+    std::vector<std::pair<std::uint64_t, double>> cr, pr;
+    ASSERT_EQ(quadrant_tree_raycast(
+                  ct, p, q, layers,
+                  [](void* user, quadrant_handle, std::uint64_t v, double t) {
+                    static_cast<std::vector<std::pair<std::uint64_t, double>>*>(user)->emplace_back(v, t);
+                    return 1;
+                  },
+                  &cr),
+              QUADRANT_OK);
+    tree.raycast(quadrant::Segment<D, S>{pv, qv},
+                 [&](quadrant::Handle, const std::uint64_t& v, S t) { pr.emplace_back(v, static_cast<double>(t)); },
+                 layers);
+    EXPECT_EQ(cr, pr) << "raycast";
+    // Nearest 7.
+    quadrant_handle hs[7];
+    double dist[7];
+    std::size_t count = 0;
+    ASSERT_EQ(quadrant_tree_nearest(ct, p, 7, INFINITY, layers, hs, dist, &count), QUADRANT_OK);
+    const auto nn = tree.nearest(pv, 7, std::numeric_limits<S>::infinity(), layers);
+    ASSERT_EQ(count, nn.size());
+    for (std::size_t k = 0; k < count; ++k) {
+      std::uint64_t v = 0;
+      ASSERT_EQ(quadrant_tree_value(ct, hs[k], &v), QUADRANT_OK);
+      EXPECT_EQ(v, tree.value(nn[k].handle));
+      EXPECT_EQ(dist[k], static_cast<double>(nn[k].distance));
+    }
+  }
+  EXPECT_GT(hits, 100u);  // the windows found something
+  if constexpr (D == 3) {
+    EXPECT_GT(frustum_hits, 20u);
+  }
+  // Pairs, in order.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> cp, pp;
+  ASSERT_EQ(quadrant_tree_pairs(
+                ct, ~0u,
+                [](void* user, quadrant_handle, std::uint64_t a, quadrant_handle, std::uint64_t b) {
+                  static_cast<std::vector<std::pair<std::uint64_t, std::uint64_t>>*>(user)->emplace_back(a, b);
+                  return 1;
+                },
+                &cp),
+            QUADRANT_OK);
+  tree.for_each_pair([&](const std::uint64_t& a, const std::uint64_t& b) { pp.emplace_back(a, b); });
+  EXPECT_EQ(cp, pp) << "pairs";
+  EXPECT_GT(pp.size(), 50u);
+  // Two trees: the C tree against a second C tree of the other placement; a tree of another kind is refused.
+  quadrant_config oc = cc;
+  oc.placement = cc.placement == QUADRANT_LOOSE ? QUADRANT_PARENT : QUADRANT_LOOSE;
+  quadrant_tree* other = nullptr;
+  ASSERT_EQ(quadrant_tree_create(&oc, &other), QUADRANT_OK);
+  quadrant::Config<D, S> config2 = config;
+  config2.placement = oc.placement == QUADRANT_LOOSE ? Placement::Loose : Placement::Parent;
+  quadrant::Tree<D, std::uint64_t, S> tree2(config2);
+  for (std::uint64_t i = 0; i < 100; ++i) {
+    double lo[3], hi[3];
+    quadrant::Box<D, S> b;
+    for (int a = 0; a < D; ++a) {
+      lo[a] = static_cast<double>(static_cast<S>(real(-40, 140)));
+      hi[a] = static_cast<double>(static_cast<S>(lo[a] + real(0, 8) * (D == 3 ? 3 : 1)));
+      b.min[a] = static_cast<S>(lo[a]), b.max[a] = static_cast<S>(hi[a]);
+    }
+    ASSERT_EQ(quadrant_tree_insert(other, lo, hi, 1000 + i, ~0u, nullptr), QUADRANT_OK);
+    tree2.insert(b, 1000 + i);
+  }
+  std::set<std::pair<std::uint64_t, std::uint64_t>> c2, p2;
+  ASSERT_EQ(quadrant_trees_pairs(
+                ct, other, ~0u, ~0u,
+                [](void* user, quadrant_handle, std::uint64_t a, quadrant_handle, std::uint64_t b) {
+                  static_cast<std::set<std::pair<std::uint64_t, std::uint64_t>>*>(user)->emplace(a, b);
+                  return 1;
+                },
+                &c2),
+            QUADRANT_OK);
+  quadrant::for_each_pair(tree, tree2, [&](const std::uint64_t& a, const std::uint64_t& b) { p2.emplace(a, b); });
+  EXPECT_EQ(c2, p2) << "two-tree pairs";
+  EXPECT_GT(p2.size(), 10u);
+  quadrant_config wrong;
+  quadrant_config_init(&wrong, D == 2 ? 3 : 2, cc.scalar);
+  quadrant_tree* w = nullptr;
+  ASSERT_EQ(quadrant_tree_create(&wrong, &w), QUADRANT_OK);
+  EXPECT_EQ(quadrant_trees_pairs(ct, w, ~0u, ~0u, [](void*, quadrant_handle, std::uint64_t, quadrant_handle, std::uint64_t) { return 1; }, nullptr),
+            QUADRANT_INVALID_ARGUMENT);
+  EXPECT_EQ(quadrant_trees_pairs(ct, ct, ~0u, ~0u, [](void*, quadrant_handle, std::uint64_t, quadrant_handle, std::uint64_t) { return 1; }, nullptr),
+            QUADRANT_INVALID_ARGUMENT);
+  quadrant_tree_destroy(w);
+  quadrant_tree_destroy(other);
+  // Stats agree.
+  quadrant_stats cs;
+  ASSERT_EQ(quadrant_tree_stats(ct, &cs), QUADRANT_OK);
+  const quadrant::Stats s = tree.stats();
+  EXPECT_EQ(cs.nodes, s.nodes);
+  EXPECT_EQ(cs.objects, s.objects);
+  EXPECT_EQ(cs.depth, s.depth);
+  quadrant_tree_destroy(ct);
+}
+
+TEST(CApiParity, EveryShapeAndWalk2DFloat) {
+  for (Placement p : {Placement::Loose, Placement::Parent, Placement::Leaves}) check_parity<2, float>(p, 1);
+}
+TEST(CApiParity, EveryShapeAndWalk2DDouble) {
+  for (Placement p : {Placement::Loose, Placement::Parent, Placement::Leaves}) check_parity<2, double>(p, 2);
+}
+TEST(CApiParity, EveryShapeAndWalk3DFloat) {
+  for (Placement p : {Placement::Loose, Placement::Parent, Placement::Leaves}) check_parity<3, float>(p, 3);
+}
+TEST(CApiParity, EveryShapeAndWalk3DDouble) {
+  for (Placement p : {Placement::Loose, Placement::Parent, Placement::Leaves}) check_parity<3, double>(p, 4);
+}
+
+}  // namespace
