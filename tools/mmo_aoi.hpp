@@ -167,7 +167,9 @@ inline void write_picture(const quadrant::AoiWorld<float>& world, const std::map
     const Mob& m = mobs.at(id);
     canvas.circle(m.pos, m.body + 1.5f, hit_ring);
   }
-  canvas.circle(h.pos, 2.2f, hero_dot);
+  // The hero's dot, last and smaller than the smallest hit ring's hole (its radius is at least 2): a monster hit
+  // under the hero keeps its ring visible around the dot, and a ring crossing the dot loses only a short arc.
+  canvas.circle(h.pos, 1.1f, hero_dot);
   const std::string path = dir + "/mmo-aoi.svg";
   figure.save(path);
   report.picture(path);

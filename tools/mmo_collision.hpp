@@ -17,6 +17,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <quadrant/quadrant.hpp>
@@ -265,6 +266,19 @@ inline const char* article_says(std::size_t objects, int depth) {
   return "";
 }
 
+// The same figure for --json: a number (6500 for "~6500", with article_says_approx true), or null where none.
+inline void add_article_says(Report::Json& row, std::size_t objects, int depth) {
+  const std::string says = article_says(objects, depth);
+  if (says.empty()) {
+    row["article_says"] = nullptr;
+    row["article_says_approx"] = nullptr;
+    return;
+  }
+  const bool approx = says.front() == '~';
+  row["article_says"] = std::stoi(approx ? says.substr(1) : says);
+  row["article_says_approx"] = approx;
+}
+
 inline void print_update_table(const Scene& scene, Update update, const std::vector<int>& depths,
                                const std::vector<int>& thresholds, Report& report) {
   report.step("update = %s: %zu placements x %zu depths x %zu thresholds, %zu frames each", name_of(update),
@@ -291,15 +305,15 @@ inline void print_update_table(const Scene& scene, Update update, const std::vec
       for (int t : thresholds) {
         const Result r = run(scene, Run{update, p, depth, t}, report);
         line.add(" | %10.0f %13.0f %8.3f", r.pair_tests, r.article_tests, r.ms);
-        const char* says = article_says(scene.objects, depth);
-        report.table("update").push_back({{"update", name_of(update)},
-                                          {"placement", name_of(p)},
-                                          {"max_depth", depth},
-                                          {"split_threshold", t},
-                                          {"pair_tests", r.pair_tests},
-                                          {"article_tests", r.article_tests},
-                                          {"ms", r.ms},
-                                          {"article_says", says[0] ? Report::Json(says) : Report::Json(nullptr)}});
+        Report::Json row{{"update", name_of(update)},
+                         {"placement", name_of(p)},
+                         {"max_depth", depth},
+                         {"split_threshold", t},
+                         {"pair_tests", r.pair_tests},
+                         {"article_tests", r.article_tests},
+                         {"ms", r.ms}};
+        add_article_says(row, scene.objects, depth);
+        report.table("update").push_back(std::move(row));
       }
       line.add(" | %s", article_says(scene.objects, depth)).print();
       report.tick("update = %s: %s, max_depth %d done", name_of(update), name_of(p), depth);
@@ -596,11 +610,11 @@ inline bool run_demo(const DemoOptions& opt, Report& report) {
   for (int d : depths) {
     uniform.push_back(run_article_tree(scene, d, report));
     unity.push_back(run_article_tree(unity_sides, d, report));
-    const char* says = article_says(scene.objects, d);
-    report.table("article_tree").push_back({{"max_depth", d},
-                                            {"candidates_sides_1_to_3", uniform.back()},
-                                            {"candidates_sides_1_or_2", unity.back()},
-                                            {"article_says", says[0] ? Report::Json(says) : Report::Json(nullptr)}});
+    Report::Json row{{"max_depth", d},
+                     {"candidates_sides_1_to_3", uniform.back()},
+                     {"candidates_sides_1_or_2", unity.back()}};
+    add_article_says(row, scene.objects, d);
+    report.table("article_tree").push_back(std::move(row));
   }
   Line line;
   line.add("%-28s", "depth");

@@ -740,11 +740,15 @@ inline void print_benchmark(double budget_ms, int frames, std::uint64_t seed, Re
 }
 
 // The picture: the article's tree (Placement::Leaves, depth 4, threshold 4) over 150 of its rectangles, leaves
-// coloured by depth as the article's gizmos do, colliding rectangles red, and a cursor circle with the rectangles
-// under it blue; rectangles whose bounding box meets the circle but which do not are shown by a dashed box.
+// coloured by depth as the article's gizmos do, colliding rectangles red, and a cursor box (the mouse highlight's
+// box, drawn larger) with the rectangles under it blue; rectangles whose bounding box meets the cursor but which do
+// not are shown by a dashed box.
 inline void write_picture(std::uint64_t seed, const std::string& dir, Report& report) {
   constexpr std::size_t n = 150;
-  constexpr float kCursorRadius = 1.6f;
+  // The cursor is a box, as in the mouse highlight experiment (print_cursor), but 3 x 3 instead of 0.1 x 0.1 so
+  // that it shows and meets a few rectangles.
+  constexpr float kCursorHalf = 1.5f;
+  auto cursor_at = [](Vec2 c) { return Box2{c - Vec2{kCursorHalf, kCursorHalf}, c + Vec2{kCursorHalf, kCursorHalf}}; };
   Scene scene(Centres::Integer, seed);
   scene.grow_to(n);
   quadrant::QuadTree<std::uint32_t> tree(
@@ -757,22 +761,22 @@ inline void write_picture(std::uint64_t seed, const std::string& dir, Report& re
     if (sat(scene, i, j)) colliding[i] = colliding[j] = true;
   });
 
-  // Where the cursor shows most: on a 0.5 grid, the spot whose circle is over a few rectangles and meets the
+  // Where the cursor shows most: on a 0.5 grid, the spot whose box is over a few rectangles and meets the
   // bounding boxes of a few more that it misses (what the exact test is for).
-  auto classify = [&](const quadrant::Circle<float>& cursor, std::vector<std::uint32_t>& under,
+  auto classify = [&](const Box2& cursor, std::vector<std::uint32_t>& under,
                       std::vector<std::uint32_t>& box_only) {
     under.clear();
     box_only.clear();
     tree.query(cursor, [&](const std::uint32_t& i) {
-      (quadrant::overlaps(cursor, scene.polygons[i]) ? under : box_only).push_back(i);
+      (quadrant::overlaps(scene.polygons[i], cursor) ? under : box_only).push_back(i);
     });
   };
   std::vector<std::uint32_t> under, box_only;
-  quadrant::Circle<float> cursor{{0, 0}, kCursorRadius};
+  Box2 cursor = cursor_at({0, 0});
   int best = -1;
   for (int gx = -14; gx <= 14; ++gx)
     for (int gy = -14; gy <= 14; ++gy) {
-      const quadrant::Circle<float> c{{0.5f * float(gx), 0.5f * float(gy)}, kCursorRadius};
+      const Box2 c = cursor_at({0.5f * float(gx), 0.5f * float(gy)});
       classify(c, under, box_only);
       const int score = 2 * int(std::min<std::size_t>(box_only.size(), 2)) + int(std::min<std::size_t>(under.size(), 4));
       if (score > best) best = score, cursor = c;
@@ -780,11 +784,11 @@ inline void write_picture(std::uint64_t seed, const std::string& dir, Report& re
   classify(cursor, under, box_only);
   std::size_t brute_under = 0, brute_boxes = 0;
   for (std::uint32_t i = 0; i < n; ++i) {
-    brute_under += quadrant::overlaps(cursor, scene.polygons[i]);
+    brute_under += quadrant::overlaps(scene.polygons[i], cursor);
     brute_boxes += quadrant::overlaps(cursor, scene.boxes[i]);
   }
   if (under.size() != brute_under || under.size() + box_only.size() != brute_boxes)
-    report.add("picture: the cursor circle meets " + std::to_string(under.size() + box_only.size()) +
+    report.add("picture: the cursor box meets " + std::to_string(under.size() + box_only.size()) +
                  " boxes and " + std::to_string(under.size()) + " rectangles, brute force " +
                  std::to_string(brute_boxes) + " and " + std::to_string(brute_under));
 
@@ -817,7 +821,9 @@ inline void write_picture(std::uint64_t seed, const std::string& dir, Report& re
   const quadrant::SvgStyle blue{"#1f77b4", "#0b3d62", 2, 0.6, "", "under-cursor"};
   const quadrant::SvgStyle dashed{"none", "#0b3d62", 1.5, 1, "5 3", "box-only"};
   const quadrant::SvgStyle missed{"none", "#0b3d62", 1.5, 1, "", "box-only"};
-  const quadrant::SvgStyle cursor_style{"#9ecae1", "#08306b", 2.5, 0.25, "", "cursor"};
+  // The cursor in two layers: its fill under the rectangles it meets, its outline over them.
+  const quadrant::SvgStyle cursor_fill{"#ffd92f", "none", 0, 0.35, "", "cursor"};
+  const quadrant::SvgStyle cursor_line{"none", "#000000", 2.5, 1, "", "cursor"};
   const std::size_t hits = std::size_t(std::count(colliding.begin(), colliding.end(), true));
   std::vector<LegendRow> rows;
   for (std::size_t d = 0; d < leaf_depths.size(); ++d)
@@ -829,7 +835,7 @@ inline void write_picture(std::uint64_t seed, const std::string& dir, Report& re
   rows.push_back(legend_row(Mark::Box, world_style, "the article's world, 20 x 20"));
   if (hits < n) rows.push_back(legend_row(Mark::Box, plain, "rectangle colliding with none"));
   if (hits > 0) rows.push_back(legend_row(Mark::Box, red, "rectangle colliding with another (SAT)"));
-  rows.push_back(legend_row(Mark::Ring, cursor_style, "the cursor: a Circle query, radius 1.6"));
+  rows.push_back({Mark::Box, {cursor_fill, cursor_line}, "the cursor: a box query (3 x 3, enlarged)"});
   if (!under.empty()) rows.push_back(legend_row(Mark::Box, blue, "rectangle under the cursor"));
   if (!box_only.empty()) {
     rows.push_back(legend_row(Mark::Box, dashed, "bounding box the cursor meets (dashed)"));
@@ -842,17 +848,18 @@ inline void write_picture(std::uint64_t seed, const std::string& dir, Report& re
   tree.for_each_node([&](const quadrant::NodeView<2, float>& v) { canvas.rect(v.cell, cell_style(v)); });
   canvas.rect(kWorld, world_style);
   for (std::uint32_t i = 0; i < n; ++i) canvas.polygon(scene.corners[i], colliding[i] ? red : plain);
+  canvas.rect(cursor, cursor_fill);
   for (std::uint32_t i : box_only) {
     canvas.rect(scene.boxes[i], dashed);
     canvas.polygon(scene.corners[i], missed);
   }
   for (std::uint32_t i : under) canvas.polygon(scene.corners[i], blue);
-  canvas.shape(cursor, cursor_style);
+  canvas.rect(cursor, cursor_line);
   const std::string path = dir + "/rotated-rects.svg";
   figure.save(path);
   report.picture(path);
   std::printf("picture: %s (the article's tree over %zu of its rectangles, leaves by\n"
-              "depth, colliding rectangles red, the %zu under a cursor circle blue, %zu whose bounding box alone meets\n"
+              "depth, colliding rectangles red, the %zu under a cursor box blue, %zu whose bounding box alone meets\n"
               "it dashed)\n\n",
               path.c_str(), n, under.size(), box_only.size());
 }

@@ -283,8 +283,11 @@ inline void write_picture(const quadrant::Streamer<float>& streamer, const quadr
   view.max = {std::min(kMapSide, view.max.x + grow), std::min(kMapSide, view.max.y + grow)};
 
   quadrant::SvgStyle pruned, inside, crossed;
-  pruned.stroke = "#b0b0b0";
-  pruned.stroke_width_px = 0.5;
+  // Pruned nodes are outlines like the unloaded objects', so they differ in colour, width and dash: dashed dark
+  // teal, the objects solid light grey.
+  pruned.stroke = "#2a7f86";
+  pruned.stroke_width_px = 1;
+  pruned.dash = "5 3";
   pruned.css_class = "cell";
   inside.fill = "#c7e9c0";
   inside.stroke = "#74c476";
