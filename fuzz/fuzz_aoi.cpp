@@ -688,9 +688,4 @@ void run_space(FuzzedDataProvider& in) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  FuzzedDataProvider in(data, size);
-  if (in.ConsumeBool()) run_space<float>(in);
-  else run_space<double>(in);
-  return 0;
-}
+QUADRANT_FUZZ_FLOAT_OR_DOUBLE(run_space)

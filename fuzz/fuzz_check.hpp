@@ -106,3 +106,13 @@ struct Draw {
 };
 
 }  // namespace quadrant_fuzz
+
+// The entry point of a target whose run<S>(FuzzedDataProvider&) decodes one input in float or double, as the
+// input's first byte says.
+#define QUADRANT_FUZZ_FLOAT_OR_DOUBLE(run)                                                \
+  extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {    \
+    FuzzedDataProvider in(data, size);                                                    \
+    if (in.ConsumeBool()) run<float>(in);                                                 \
+    else run<double>(in);                                                                 \
+    return 0;                                                                             \
+  }

@@ -223,9 +223,4 @@ void run(FuzzedDataProvider& provider) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  FuzzedDataProvider in(data, size);
-  if (in.ConsumeBool()) run<float>(in);
-  else run<double>(in);
-  return 0;
-}
+QUADRANT_FUZZ_FLOAT_OR_DOUBLE(run)

@@ -764,33 +764,30 @@ class AoiSoak final : public Soaked {
     if (u < 300'000 || present_.empty()) {
       if (grow(rng, present_.size(), target, max_)) add(rng, tally);
       else remove(rng, tally);
-    } else if (u < 750'000) {
-      const std::uint64_t id = present_[rng.index(present_.size())];
-      Ent& e = ents_.at(id);
-      if (rng.chance(0.03)) {
-        e.next.x = static_cast<float>(rng.uniform(0, kSide));
-        e.next.y = static_cast<float>(rng.uniform(0, kSide));
-      } else {
-        e.next.x = std::clamp(e.next.x + static_cast<float>(rng.uniform(-4, 4)), -200.0f, kSide + 200);
-        e.next.y = std::clamp(e.next.y + static_cast<float>(rng.uniform(-4, 4)), -200.0f, kSide + 200);
-      }
-      world_.move(id, V2{e.next.x, e.next.y});
-      enlist(id, e);
-      ++tally.ops[AoiMove];
-    } else if (u < 780'000) {
-      const std::uint64_t id = present_[rng.index(present_.size())];
-      Ent& e = ents_.at(id);
-      e.next.r = random_radius(rng);
-      world_.set_view_radius(id, e.next.r);
-      enlist(id, e);
-      ++tally.ops[AoiSetRadius];
     } else if (u < 800'000) {
+      // A change to one present entity, recorded in the model and the world alike.
       const std::uint64_t id = present_[rng.index(present_.size())];
       Ent& e = ents_.at(id);
-      e.next.layers = random_entity_layers(rng);
-      world_.set_layers(id, e.next.layers);
+      if (u < 750'000) {
+        if (rng.chance(0.03)) {
+          e.next.x = static_cast<float>(rng.uniform(0, kSide));
+          e.next.y = static_cast<float>(rng.uniform(0, kSide));
+        } else {
+          e.next.x = std::clamp(e.next.x + static_cast<float>(rng.uniform(-4, 4)), -200.0f, kSide + 200);
+          e.next.y = std::clamp(e.next.y + static_cast<float>(rng.uniform(-4, 4)), -200.0f, kSide + 200);
+        }
+        world_.move(id, V2{e.next.x, e.next.y});
+        ++tally.ops[AoiMove];
+      } else if (u < 780'000) {
+        e.next.r = random_radius(rng);
+        world_.set_view_radius(id, e.next.r);
+        ++tally.ops[AoiSetRadius];
+      } else {
+        e.next.layers = random_entity_layers(rng);
+        world_.set_layers(id, e.next.layers);
+        ++tally.ops[AoiSetLayers];
+      }
       enlist(id, e);
-      ++tally.ops[AoiSetLayers];
     } else if (u < 860'000) {
       tick(rng, false, tally);
     } else if (u < 950'000) {

@@ -353,29 +353,26 @@ quadrant_shape quadrant_shape_ball(int dims, const double* centre, double radius
   s.r0 = radius;
   return s;
 }
-quadrant_shape quadrant_shape_ring(double x, double y, double inner, double outer) {
+// A 2D shape around (x, y) with two lengths and an angle.
+static quadrant_shape planar(quadrant_shape_kind kind, double x, double y, double r0, double r1, double angle) {
   const double c[2] = {x, y};
-  quadrant_shape s = shape_of(QUADRANT_SHAPE_RING, 2, c, nullptr);
-  s.r0 = inner, s.r1 = outer;
+  quadrant_shape s = shape_of(kind, 2, c, nullptr);
+  s.r0 = r0, s.r1 = r1, s.angle = angle;
   return s;
+}
+quadrant_shape quadrant_shape_ring(double x, double y, double inner, double outer) {
+  return planar(QUADRANT_SHAPE_RING, x, y, inner, outer, 0);
 }
 quadrant_shape quadrant_shape_ellipse(double x, double y, double rx, double ry, double angle) {
-  const double c[2] = {x, y};
-  quadrant_shape s = shape_of(QUADRANT_SHAPE_ELLIPSE, 2, c, nullptr);
-  s.r0 = rx, s.r1 = ry, s.angle = angle;
-  return s;
+  return planar(QUADRANT_SHAPE_ELLIPSE, x, y, rx, ry, angle);
 }
 quadrant_shape quadrant_shape_sector(double x, double y, double dx, double dy, double radius, double half_angle) {
-  const double c[2] = {x, y}, d[2] = {dx, dy};
-  quadrant_shape s = shape_of(QUADRANT_SHAPE_SECTOR, 2, c, d);
-  s.r0 = radius, s.angle = half_angle;
+  quadrant_shape s = planar(QUADRANT_SHAPE_SECTOR, x, y, radius, 0, half_angle);
+  s.b[0] = dx, s.b[1] = dy;
   return s;
 }
 quadrant_shape quadrant_shape_oriented_box(double x, double y, double hx, double hy, double angle) {
-  const double c[2] = {x, y};
-  quadrant_shape s = shape_of(QUADRANT_SHAPE_ORIENTED_BOX, 2, c, nullptr);
-  s.r0 = hx, s.r1 = hy, s.angle = angle;
-  return s;
+  return planar(QUADRANT_SHAPE_ORIENTED_BOX, x, y, hx, hy, angle);
 }
 quadrant_shape quadrant_shape_polygon(const double* xy, size_t vertices) {
   quadrant_shape s = shape_of(QUADRANT_SHAPE_POLYGON, 2, nullptr, nullptr);
