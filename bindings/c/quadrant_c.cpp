@@ -2,74 +2,20 @@
 // The C API (include/quadrant/c/quadrant.h) over the header-only C++ core. Each C tree is one of four C++ trees
 // (2D or 3D, float or double) holding 64-bit values, behind one abstract interface; every entry point catches what
 // the C++ core throws and turns it into a status and a per-thread message, so no exception crosses the boundary.
-#include "quadrant/c/quadrant.h"
+#include "quadrant_c_common.hpp"
 
-#include <cmath>
-#include <cstring>
-#include <exception>
 #include <limits>
-#include <new>
-#include <span>
-#include <stdexcept>
-#include <string>
 #include <utility>
-#include <vector>
 
-#include <quadrant/quadrant.hpp>
 #include <quadrant/version.hpp>
 
 static_assert(QUADRANT_C_VERSION_MAJOR == QUADRANT_VERSION_MAJOR && QUADRANT_C_VERSION_MINOR == QUADRANT_VERSION_MINOR &&
                   QUADRANT_C_VERSION_PATCH == QUADRANT_VERSION_PATCH,
               "quadrant.h and version.hpp must give the same version");
 
+using namespace quadrant_c;
+
 namespace {
-
-thread_local std::string last_error;
-
-quadrant_status fail(quadrant_status status, const char* what) {
-  try {
-    last_error = what;
-  } catch (...) {  // the message could not be kept: the status still says what happened
-  }
-  return status;
-}
-
-// Runs body (returning void); maps what it throws to a status.
-template <class Body>
-quadrant_status guarded(Body&& body) noexcept {
-  try {
-    body();
-    return QUADRANT_OK;
-  } catch (const std::invalid_argument& e) {
-    return fail(QUADRANT_INVALID_ARGUMENT, e.what());
-  } catch (const std::bad_alloc&) {
-    return fail(QUADRANT_OUT_OF_MEMORY, "quadrant: out of memory");
-  } catch (const std::length_error& e) {
-    return fail(QUADRANT_OUT_OF_MEMORY, e.what());
-  } catch (const std::logic_error& e) {
-    return fail(QUADRANT_LOGIC_ERROR, e.what());
-  } catch (const std::exception& e) {
-    return fail(QUADRANT_INTERNAL_ERROR, e.what());
-  } catch (...) {
-    return fail(QUADRANT_INTERNAL_ERROR, "quadrant: unknown error");
-  }
-}
-
-[[noreturn]] void invalid(const std::string& what) { throw std::invalid_argument("quadrant: " + what); }
-
-template <class P>
-void need(const P* p, const char* name) {
-  if (p == nullptr) invalid(std::string(name) + " is NULL");
-}
-
-// An enum field as the int a C caller stored: any value, which C++ may not load as the enum itself.
-template <class E>
-int as_int(const E& e) {
-  static_assert(sizeof(E) == sizeof(int));
-  int v = 0;
-  std::memcpy(&v, &e, sizeof v);
-  return v;
-}
 
 // A C handle: the slot's generation in the high 32 bits, slot + 1 in the low ones (so that 0 is no handle).
 quadrant_handle encode(quadrant::Handle h) {
@@ -104,6 +50,9 @@ struct quadrant_tree {
   virtual void raycast(const double* a, const double* b, std::uint32_t layers, quadrant_ray_fn fn, void* user) const = 0;
   virtual std::size_t nearest(const double* p, std::size_t k, double max_distance, std::uint32_t layers,
                               quadrant_handle* handles, double* distances) const = 0;
+  virtual void query_nodes(const quadrant_shape& shape, bool skip_empty, quadrant_node_fn fn, void* user) const = 0;
+  virtual void for_each_node(quadrant_node_fn fn, void* user) const = 0;
+  virtual quadrant_node locate(const double* point) const = 0;
   virtual quadrant_stats stats() const = 0;
   virtual void validate() const = 0;
 };
@@ -119,13 +68,8 @@ struct TreeC final : quadrant_tree {
   explicit TreeC(const quadrant::Config<D, S>& c) : tree(c) {}
   Tree tree;
 
-  static V vec(const double* p, const char* name) {
-    need(p, name);
-    V v;
-    for (int i = 0; i < D; ++i) v[i] = static_cast<S>(p[i]);
-    return v;
-  }
-  static B box(const double* min, const double* max) { return B{vec(min, "min"), vec(max, "max")}; }
+  static V vec(const double* p, const char* name) { return vec_of<D, S>(p, name); }
+  static B box(const double* min, const double* max) { return box_of<D, S>(min, max); }
   // The tree's handle for a C handle; a null or foreign one stays a handle the tree refuses (with its message).
   quadrant::Handle handle(quadrant_handle h) const noexcept {
     if (h == 0 || (h & 0xffffffffu) == 0) return quadrant::Handle{};
@@ -176,69 +120,11 @@ struct TreeC final : quadrant_tree {
   std::uint64_t value(quadrant_handle h) const override { return tree.value(live(h, "value")); }
   std::uint32_t layers(quadrant_handle h) const override { return tree.layers(live(h, "layers")); }
 
-  // Calls run(shape) with the C++ shape `s` describes.
-  template <class Run>
-  static void with_shape(const quadrant_shape& s, Run&& run) {
-    auto v2 = [](const double* p) { return quadrant::Vec<2, S>{static_cast<S>(p[0]), static_cast<S>(p[1])}; };
-    auto two_d = [](const char* kind) {
-      if constexpr (D != 2) invalid(std::string("query: a ") + kind + " is a 2D shape; this tree is 3D");
-    };
-    // The kind as an int: a C caller may pass any value, which C++ may not load as the enum.
-    const int kind = as_int(s.kind);
-    switch (kind) {
-      case QUADRANT_SHAPE_BOX: run(box(s.a, s.b)); return;
-      case QUADRANT_SHAPE_POINT: run(vec(s.a, "point")); return;
-      case QUADRANT_SHAPE_BALL:
-        if constexpr (D == 2) run(quadrant::Circle<S>{vec(s.a, "centre"), static_cast<S>(s.r0)});
-        else run(quadrant::Sphere<S>{vec(s.a, "centre"), static_cast<S>(s.r0)});
-        return;
-      case QUADRANT_SHAPE_SEGMENT: run(quadrant::Segment<D, S>{vec(s.a, "a"), vec(s.b, "b")}); return;
-      case QUADRANT_SHAPE_FRUSTUM:
-        if constexpr (D == 3) {
-          if (s.points == nullptr || s.count != 16) invalid("query: a frustum needs the 16 numbers of a matrix");
-          S m[16];
-          for (int i = 0; i < 16; ++i) m[i] = static_cast<S>(s.points[i]);
-          run(quadrant::Frustum<S>::from_view_projection(
-              m, s.matrix_row_major ? quadrant::MatrixLayout::RowMajor : quadrant::MatrixLayout::ColumnMajor,
-              s.clip_zero_to_one ? quadrant::ClipDepth::ZeroToOne : quadrant::ClipDepth::MinusOneToOne));
-        } else {
-          invalid("query: a frustum is a 3D shape; this tree is 2D");
-        }
-        return;
-      case QUADRANT_SHAPE_RING:
-      case QUADRANT_SHAPE_ELLIPSE:
-      case QUADRANT_SHAPE_SECTOR:
-      case QUADRANT_SHAPE_ORIENTED_BOX:
-      case QUADRANT_SHAPE_POLYGON: {
-        static constexpr const char* kNames[] = {"ring", "ellipse", "sector", "oriented box", "polygon"};
-        two_d(kNames[kind - QUADRANT_SHAPE_RING]);
-        if constexpr (D == 2) {
-          const S r0 = static_cast<S>(s.r0), r1 = static_cast<S>(s.r1), angle = static_cast<S>(s.angle);
-          switch (kind) {
-            case QUADRANT_SHAPE_RING: run(quadrant::Ring<S>{v2(s.a), r0, r1}); return;
-            case QUADRANT_SHAPE_ELLIPSE: run(quadrant::Ellipse<S>{v2(s.a), {r0, r1}, angle}); return;
-            case QUADRANT_SHAPE_SECTOR: run(quadrant::Sector<S>{v2(s.a), v2(s.b), r0, angle}); return;
-            case QUADRANT_SHAPE_ORIENTED_BOX: run(quadrant::OrientedBox<S>{v2(s.a), {r0, r1}, angle}); return;
-            default: {
-              if (s.points == nullptr && s.count != 0) invalid("query: the polygon's points are NULL");
-              std::vector<quadrant::Vec<2, S>> outline(s.count);
-              for (std::size_t i = 0; i < s.count; ++i) outline[i] = v2(s.points + 2 * i);
-              run(quadrant::ConvexPolygon<S>(std::span<const quadrant::Vec<2, S>>(outline)));
-              return;
-            }
-          }
-        }
-        return;
-      }
-    }
-    invalid("query: unknown shape kind " + std::to_string(kind));
-  }
-
   quadrant_query_stats query(const quadrant_shape& shape, std::uint32_t layers, quadrant_hit_fn fn,
                              void* user) const override {
     need(reinterpret_cast<const void*>(fn), "fn");
     quadrant::QueryStats st;
-    with_shape(shape, [&](const auto& s) {
+    with_shape<D, S>(shape, [&](const auto& s) {
       st = tree.query(s, [&](quadrant::Handle h, const std::uint64_t& v) { return fn(user, encode(h), v) != 0; },
                       layers);
     });
@@ -290,6 +176,39 @@ struct TreeC final : quadrant_tree {
         limit, layers);
     return n;
   }
+  static quadrant_node node_of(const quadrant::NodeView<D, S>& v) {
+    quadrant_node n{};
+    put_box(v.cell, n.cell_min, n.cell_max);
+    put_box(v.bounds, n.bounds_min, n.bounds_max);
+    n.depth = v.depth;
+    n.leaf = v.leaf ? 1 : 0;
+    n.id = v.id;
+    n.parent = v.parent;
+    n.items = v.items.size();
+    n.count = v.count;
+    n.layers = v.layers;
+    return n;
+  }
+  void query_nodes(const quadrant_shape& shape, bool skip_empty, quadrant_node_fn fn, void* user) const override {
+    need(reinterpret_cast<const void*>(fn), "fn");
+    with_shape<D, S>(shape, [&](const auto& s) {
+      tree.query_nodes(
+          s,
+          [&](const quadrant::NodeView<D, S>& v) {
+            const quadrant_node n = node_of(v);
+            return fn(user, &n) != 0;
+          },
+          skip_empty);
+    });
+  }
+  void for_each_node(quadrant_node_fn fn, void* user) const override {
+    need(reinterpret_cast<const void*>(fn), "fn");
+    tree.for_each_node([&](const quadrant::NodeView<D, S>& v) {
+      const quadrant_node n = node_of(v);
+      return fn(user, &n) != 0;
+    });
+  }
+  quadrant_node locate(const double* point) const override { return node_of(tree.locate(vec(point, "point"))); }
   quadrant_stats stats() const override {
     const quadrant::Stats s = tree.stats();
     return quadrant_stats{s.nodes, s.leaves, s.depth, s.objects, s.references, s.bytes, s.outside_world,
@@ -300,21 +219,7 @@ struct TreeC final : quadrant_tree {
 
 template <int D, class S>
 quadrant_tree* make_tree(const quadrant_config& c) {
-  quadrant::Config<D, S> cc;
-  for (int i = 0; i < D; ++i) {
-    cc.world.min[i] = static_cast<S>(c.world_min[i]);
-    cc.world.max[i] = static_cast<S>(c.world_max[i]);
-  }
-  cc.max_depth = c.max_depth;
-  cc.split_threshold = c.split_threshold;
-  cc.min_node_size = static_cast<S>(c.min_node_size);
-  switch (as_int(c.placement)) {
-    case QUADRANT_LOOSE: cc.placement = quadrant::Placement::Loose; break;
-    case QUADRANT_PARENT: cc.placement = quadrant::Placement::Parent; break;
-    case QUADRANT_LEAVES: cc.placement = quadrant::Placement::Leaves; break;
-    default: invalid("quadrant_config::placement is " + std::to_string(as_int(c.placement)) + ", not a placement");
-  }
-  auto* t = new TreeC<D, S>(cc);
+  auto* t = new TreeC<D, S>(config_of<D, S>(c));
   t->config = c;
   return t;
 }
@@ -408,9 +313,7 @@ quadrant_status quadrant_tree_create(const quadrant_config* config, quadrant_tre
   return guarded([&] {
     need(config, "config");
     need(out, "out");
-    const int scalar = as_int(config->scalar);
-    const bool f = scalar == QUADRANT_FLOAT;
-    if (!f && scalar != QUADRANT_DOUBLE) invalid("quadrant_config::scalar is " + std::to_string(scalar) + ", not a scalar");
+    const bool f = is_float(config->scalar, "quadrant_config::scalar");
     if (config->dims == 2) *out = f ? make_tree<2, float>(*config) : make_tree<2, double>(*config);
     else if (config->dims == 3) *out = f ? make_tree<3, float>(*config) : make_tree<3, double>(*config);
     else invalid("quadrant_config::dims is " + std::to_string(config->dims) + ", not 2 or 3");
@@ -584,6 +487,27 @@ quadrant_status quadrant_tree_nearest(const quadrant_tree* tree, const double* p
     *count = k == 0 ? 0 : tree->nearest(point, k, max_distance, layers, handles, distances);
   });
 }
+quadrant_status quadrant_tree_query_nodes(const quadrant_tree* tree, const quadrant_shape* shape, int skip_empty,
+                                         quadrant_node_fn fn, void* user) {
+  return guarded([&] {
+    need(tree, "tree");
+    need(shape, "shape");
+    tree->query_nodes(*shape, skip_empty != 0, fn, user);
+  });
+}
+quadrant_status quadrant_tree_for_each_node(const quadrant_tree* tree, quadrant_node_fn fn, void* user) {
+  return guarded([&] {
+    need(tree, "tree");
+    tree->for_each_node(fn, user);
+  });
+}
+quadrant_status quadrant_tree_locate(const quadrant_tree* tree, const double* point, quadrant_node* out) {
+  return guarded([&] {
+    need(tree, "tree");
+    need(out, "out");
+    *out = tree->locate(point);
+  });
+}
 quadrant_status quadrant_tree_stats(const quadrant_tree* tree, quadrant_stats* out) {
   return guarded([&] {
     need(tree, "tree");
@@ -592,13 +516,7 @@ quadrant_status quadrant_tree_stats(const quadrant_tree* tree, quadrant_stats* o
   });
 }
 quadrant_status quadrant_tree_validate(const quadrant_tree* tree) {
-  if (tree == nullptr) return fail(QUADRANT_INVALID_ARGUMENT, "quadrant: tree is NULL");
-  try {
-    tree->validate();
-    return QUADRANT_OK;
-  } catch (const std::exception& e) {
-    return fail(QUADRANT_INTERNAL_ERROR, e.what());
-  }
+  return validated(tree, "quadrant: tree is NULL", [&] { tree->validate(); });
 }
 
 }  // extern "C"

@@ -6,10 +6,11 @@
  * changed (the tree is as it was) and quadrant_last_error() gives the library's message. No exception crosses
  * the boundary.
  *
- * Ownership: a tree is created by quadrant_tree_create and freed by quadrant_tree_destroy; nothing else allocates
- * memory the caller must free. Arrays the caller passes are read during the call only; output arrays are filled
- * up to the capacity given, and the count says how many results there were (call again with a larger array when
- * it exceeds the capacity).
+ * Ownership: a tree, an area-of-interest world and a streamer are created by quadrant_*_create and freed by the
+ * matching quadrant_*_destroy; nothing else allocates memory the caller must free. Arrays the caller passes are
+ * read during the call only; output arrays are filled up to the capacity given, and the count says how many
+ * results there were (call again with a larger array when it exceeds the capacity). The arrays a tick or an update
+ * hands out belong to their world or streamer and stay valid until its next tick or update (or destroy).
  *
  * Handles: a quadrant_handle names one object of one tree; 0 names nothing. A handle goes stale when its object is
  * erased or the tree cleared: calls given it fail with QUADRANT_INVALID_ARGUMENT (quadrant_tree_contains answers
@@ -18,8 +19,9 @@
  * Coordinates are doubles across the API. A float tree (QUADRANT_FLOAT) rounds them to the nearest float when it
  * stores or queries them; its results are those of the C++ Tree<D, T, float> given the rounded values.
  *
- * Threads: const calls (queries, pairs, ray casts, nearest, stats, validate) may run on one tree from several
- * threads at once; a mutating call needs the tree to itself. quadrant_last_error() is per thread. A callback may
+ * Threads: const calls (queries, pairs, ray casts, nearest, stats, validate; for worlds and streamers the calls
+ * taking a const pointer) may run on one object from several threads at once; a mutating call needs the object to
+ * itself. quadrant_last_error() is per thread. A callback may
  * not mutate the tree it was called from: that call fails with QUADRANT_LOGIC_ERROR and changes nothing.
  */
 #ifndef QUADRANT_C_QUADRANT_H
@@ -234,6 +236,213 @@ QUADRANT_C_API quadrant_status quadrant_tree_nearest(const quadrant_tree* tree, 
 QUADRANT_C_API quadrant_status quadrant_tree_stats(const quadrant_tree* tree, quadrant_stats* out);
 /** Checks every invariant of the tree: QUADRANT_OK, or QUADRANT_INTERNAL_ERROR naming the first broken one. */
 QUADRANT_C_API quadrant_status quadrant_tree_validate(const quadrant_tree* tree);
+
+/** One node of a tree, as quadrant_tree_query_nodes, quadrant_tree_for_each_node and quadrant_tree_locate give it
+ * (see NodeView in the C++ API; the first dims values of each array are set). */
+typedef struct quadrant_node {
+  double cell_min[3], cell_max[3];     /**< the node's cell (children halve it) */
+  double bounds_min[3], bounds_max[3]; /**< what queries prune by (may be infinite: see docs/placements.md) */
+  int depth;                           /**< root = 0 */
+  int leaf;                            /**< 1 when the node has no children */
+  uint32_t id;                         /**< the node's index (root = 0); reused after merges */
+  uint32_t parent;                     /**< the parent's id; the root's is 0xffffffff */
+  size_t items;                        /**< objects this node lists */
+  size_t count;                        /**< objects listed in the whole subtree */
+  uint32_t layers;                     /**< union of the layer masks in the subtree */
+} quadrant_node;
+
+/** Called for each node a walk reaches (the pointer is valid during the call): return nonzero to go on, 0 to stop. */
+typedef int (*quadrant_node_fn)(void* user, const quadrant_node* node);
+
+/** Calls fn for every leaf whose cell the shape touches, in pre-order (a grid's "which cells does this shape
+ * touch"); with skip_empty nonzero, subtrees holding no object are skipped. */
+QUADRANT_C_API quadrant_status quadrant_tree_query_nodes(const quadrant_tree* tree, const quadrant_shape* shape,
+                                                         int skip_empty, quadrant_node_fn fn, void* user);
+/** Calls fn for every node in pre-order (a parent before its children): to draw the tree. */
+QUADRANT_C_API quadrant_status quadrant_tree_for_each_node(const quadrant_tree* tree, quadrant_node_fn fn, void* user);
+/** The leaf whose cell holds `point` into *out; INVALID_ARGUMENT for a point outside the world. */
+QUADRANT_C_API quadrant_status quadrant_tree_locate(const quadrant_tree* tree, const double* point,
+                                                    quadrant_node* out);
+
+/* ---- area of interest (AoiWorld: who sees whom, Enter/Leave events per tick; see docs/aoi.md) ---- */
+
+/** An area-of-interest world: opaque. 2D; ids are the caller's 64-bit values. */
+typedef struct quadrant_aoi quadrant_aoi;
+
+/** Which roles an entity plays. */
+typedef enum quadrant_aoi_mode {
+  QUADRANT_AOI_WATCHER = 1, /**< sees markers, is seen by nobody */
+  QUADRANT_AOI_MARKER = 2,  /**< is seen, sees nothing */
+  QUADRANT_AOI_BOTH = 3     /**< sees and is seen */
+} quadrant_aoi_mode;
+
+/** How a world is set up; quadrant_aoi_settings_init fills the defaults, quadrant_aoi_create checks every field. */
+typedef struct quadrant_aoi_settings {
+  quadrant_scalar scalar; /**< QUADRANT_FLOAT or QUADRANT_DOUBLE */
+  double world_min[2];    /**< where entities usually are (outside it still works, slower): finite, min < max */
+  double world_max[2];
+  double hysteresis;      /**< a visible pair stays visible until its distance exceeds view radius + this; >= 0 */
+  double skin;            /**< re-indexing distance (0: automatic; see docs/aoi.md); >= 0 */
+  int max_depth;          /**< depth limit of the internal trees, >= 0 (default 8) */
+  int split_threshold;    /**< split threshold of the internal trees, >= 1 (default 8) */
+} quadrant_aoi_settings;
+
+/** Enter: `watcher` sees `target` since this tick; Leave: no longer. */
+typedef enum quadrant_aoi_event_kind { QUADRANT_AOI_ENTER = 0, QUADRANT_AOI_LEAVE = 1 } quadrant_aoi_event_kind;
+
+/** One change of the who-sees-whom relation. */
+typedef struct quadrant_aoi_event {
+  uint64_t watcher; /**< the id of the entity that sees */
+  uint64_t target;  /**< the id of the entity seen */
+  int32_t kind;     /**< a quadrant_aoi_event_kind */
+  int32_t reserved; /**< 0 */
+} quadrant_aoi_event;
+
+/** Fills *settings with the defaults over the world [0, 1000]^2. */
+QUADRANT_C_API void quadrant_aoi_settings_init(quadrant_aoi_settings* settings, quadrant_scalar scalar);
+/** Creates an empty world; *out receives it (NULL on error). */
+QUADRANT_C_API quadrant_status quadrant_aoi_create(const quadrant_aoi_settings* settings, quadrant_aoi** out);
+/** Frees a world; NULL is ignored. */
+QUADRANT_C_API void quadrant_aoi_destroy(quadrant_aoi* aoi);
+/** Adds entity `id` at (x, y); it joins the relation at the next tick. `layers` is a mask (~0u: every layer; 0:
+ * invisible and blind); body_radius (>= 0) is the half side of its body box for quadrant_aoi_query_into.
+ * INVALID_ARGUMENT for an id present, a non-finite position, a NaN, negative or infinite radius, a bad mode. */
+QUADRANT_C_API quadrant_status quadrant_aoi_add(quadrant_aoi* aoi, uint64_t id, double x, double y,
+                                               double view_radius, quadrant_aoi_mode mode, uint32_t layers,
+                                               double body_radius);
+/** Moves entity `id` at the next tick (the last move before a tick wins). */
+QUADRANT_C_API quadrant_status quadrant_aoi_move(quadrant_aoi* aoi, uint64_t id, double x, double y);
+/** Moves `count` entities (xy: x0, y0, x1, y1, ...) in one call; checked whole first: on error none moved. */
+QUADRANT_C_API quadrant_status quadrant_aoi_move_many(quadrant_aoi* aoi, const uint64_t* ids, const double* xy,
+                                                     size_t count);
+/** Gives entity `id` a new view radius at the next tick. */
+QUADRANT_C_API quadrant_status quadrant_aoi_set_view_radius(quadrant_aoi* aoi, uint64_t id, double view_radius);
+/** Gives entity `id` a new layer mask at the next tick. */
+QUADRANT_C_API quadrant_status quadrant_aoi_set_layers(quadrant_aoi* aoi, uint64_t id, uint32_t layers);
+/** Removes entity `id` at the next tick (which reports a Leave for each of its pairs). */
+QUADRANT_C_API quadrant_status quadrant_aoi_remove(quadrant_aoi* aoi, uint64_t id);
+/** Applies every change since the last tick and computes the relation. *events receives the tick's events, ordered
+ * by (watcher, target), in memory the world owns, valid until the next tick or destroy; *count their number. */
+QUADRANT_C_API quadrant_status quadrant_aoi_tick(quadrant_aoi* aoi, const quadrant_aoi_event** events,
+                                                size_t* count);
+/** The ids `watcher` saw at the last tick, ascending, into ids (up to capacity; may be NULL); *count: how many. */
+QUADRANT_C_API quadrant_status quadrant_aoi_visible(const quadrant_aoi* aoi, uint64_t watcher, uint64_t* ids,
+                                                   size_t capacity, size_t* count);
+/** The ids that saw `target` at the last tick, ascending, as quadrant_aoi_visible. */
+QUADRANT_C_API quadrant_status quadrant_aoi_watchers(const quadrant_aoi* aoi, uint64_t target, uint64_t* ids,
+                                                    size_t capacity, size_t* count);
+/** The ids in `layers` whose body box (at the last tick) the 2D shape touches, ascending (a skill's area). */
+QUADRANT_C_API quadrant_status quadrant_aoi_query_into(const quadrant_aoi* aoi, const quadrant_shape* shape,
+                                                      uint32_t layers, uint64_t* ids, size_t capacity,
+                                                      size_t* count);
+/** 1 when `id` is present (counting changes not yet ticked), else 0. */
+QUADRANT_C_API int quadrant_aoi_contains(const quadrant_aoi* aoi, uint64_t id);
+/** Entities in the relation as of the last tick. */
+QUADRANT_C_API size_t quadrant_aoi_size(const quadrant_aoi* aoi);
+/** Pairs (watcher sees target) as of the last tick. */
+QUADRANT_C_API size_t quadrant_aoi_pair_count(const quadrant_aoi* aoi);
+/** The position of `id` as of the last tick into xy[0], xy[1]. */
+QUADRANT_C_API quadrant_status quadrant_aoi_position(const quadrant_aoi* aoi, uint64_t id, double* xy);
+/** Checks every invariant by brute force (O(N^2), for tests): QUADRANT_OK or QUADRANT_INTERNAL_ERROR. */
+QUADRANT_C_API quadrant_status quadrant_aoi_validate(const quadrant_aoi* aoi);
+
+/* ---- streaming (Streamer: load what the cameras see; see docs/streaming.md) ---- */
+
+/** A streamer: opaque. Objects are 3D boxes named by the caller's 64-bit ids. */
+typedef struct quadrant_streamer quadrant_streamer;
+
+/** Where an object stands. */
+typedef enum quadrant_stream_state {
+  QUADRANT_STREAM_UNLOADED = 0, /**< not resident, not waiting */
+  QUADRANT_STREAM_QUEUED = 1,   /**< wanted but held back by the caps (never reported) */
+  QUADRANT_STREAM_LOADING = 2,  /**< issued in loads; waits for mark_loaded / mark_failed */
+  QUADRANT_STREAM_LOADED = 3    /**< resident */
+} quadrant_stream_state;
+
+/** How a streamer is set up; quadrant_streamer_config_init fills the defaults. tree.dims must be 3. */
+typedef struct quadrant_streamer_config {
+  quadrant_config tree;         /**< the octree's shape */
+  double unload_margin;         /**< how far past the wanted region a resident object stays; finite, >= 0 */
+  size_t max_loads_per_update;  /**< loads one update issues at most (default 16; 0 pauses loading) */
+  size_t max_loads_in_flight;   /**< objects Loading at once at most (default 64; 0 pauses loading) */
+} quadrant_streamer_config;
+
+/** One streaming source: a camera's frustum (optional) and a prefetch ball around its position. */
+typedef struct quadrant_stream_source {
+  int has_frustum;         /**< 1: matrix holds a view-projection matrix; 0: the position and radius alone */
+  int matrix_row_major;    /**< 0 (OpenGL/glm) or 1 */
+  int clip_zero_to_one;    /**< 0 (OpenGL) or 1 (Direct3D, Vulkan, Metal) */
+  double matrix[16];
+  double position[3];      /**< the prefetch centre and the priority origin */
+  double prefetch_radius;  /**< finite, >= 0 (0: only the boxes holding the position) */
+} quadrant_stream_source;
+
+/** A load request: the id and the distance from the nearest source position to its box. */
+typedef struct quadrant_stream_load {
+  uint64_t id;
+  double distance;
+} quadrant_stream_load;
+
+/** What one update did (see StreamStats in the C++ API). */
+typedef struct quadrant_stream_stats {
+  size_t nodes_visited, box_tests, kept_tests, wanted, dequeued, queued, loading, loaded;
+} quadrant_stream_stats;
+
+/** The requests of one update, in memory the streamer owns, valid until its next update or destroy. */
+typedef struct quadrant_stream_update {
+  const quadrant_stream_load* loads; /**< start loading these, nearest first (ties by id) */
+  size_t load_count;
+  const uint64_t* unloads;           /**< release these (were Loaded), by increasing id */
+  size_t unload_count;
+  const uint64_t* cancels;           /**< abandon these loads (were Loading), by increasing id */
+  size_t cancel_count;
+  quadrant_stream_stats stats;
+} quadrant_stream_update;
+
+/** Fills *config with the defaults: an octree of `scalar` over [0, 1]^3, no margin, caps 16 and 64. */
+QUADRANT_C_API void quadrant_streamer_config_init(quadrant_streamer_config* config, quadrant_scalar scalar);
+/** Creates an empty streamer; *out receives it (NULL on error). */
+QUADRANT_C_API quadrant_status quadrant_streamer_create(const quadrant_streamer_config* config,
+                                                       quadrant_streamer** out);
+/** Frees a streamer; NULL is ignored. */
+QUADRANT_C_API void quadrant_streamer_destroy(quadrant_streamer* streamer);
+/** Adds an Unloaded object with the box [min, max] (3 values each). INVALID_ARGUMENT for an id present or a bad box. */
+QUADRANT_C_API quadrant_status quadrant_streamer_add(quadrant_streamer* streamer, uint64_t id, const double* min,
+                                                    const double* max);
+/** Removes the object at once; *was (may be NULL) receives its state: LOADING means abandon that load, LOADED that
+ * the caller should release it. */
+QUADRANT_C_API quadrant_status quadrant_streamer_remove(quadrant_streamer* streamer, uint64_t id,
+                                                       quadrant_stream_state* was);
+/** Gives the object a new box; the next update decides what that changes. */
+QUADRANT_C_API quadrant_status quadrant_streamer_move(quadrant_streamer* streamer, uint64_t id, const double* min,
+                                                     const double* max);
+/** Reports a finished load: *accepted (may be NULL) is 1 for Loading -> Loaded, 0 for a completion that came too
+ * late (the caller drops what it loaded). */
+QUADRANT_C_API quadrant_status quadrant_streamer_mark_loaded(quadrant_streamer* streamer, uint64_t id,
+                                                            int* accepted);
+/** Reports a failed load: *accepted is 1 for Loading -> Unloaded (asked again later while wanted), else 0. */
+QUADRANT_C_API quadrant_status quadrant_streamer_mark_failed(quadrant_streamer* streamer, uint64_t id,
+                                                            int* accepted);
+/** Changes the caps from the next update on. */
+QUADRANT_C_API quadrant_status quadrant_streamer_set_limits(quadrant_streamer* streamer, size_t max_loads_per_update,
+                                                           size_t max_loads_in_flight);
+/** One frame: decides loads, unloads and cancels for the sources (count may be 0) into *out. INVALID_ARGUMENT
+ * (nothing changes) for a source with a non-finite position or matrix number or a NaN, infinite or negative radius. */
+QUADRANT_C_API quadrant_status quadrant_streamer_update(quadrant_streamer* streamer,
+                                                       const quadrant_stream_source* sources, size_t count,
+                                                       quadrant_stream_update* out);
+/** 1 when the id is present, else 0. */
+QUADRANT_C_API int quadrant_streamer_contains(const quadrant_streamer* streamer, uint64_t id);
+/** The object's state. */
+QUADRANT_C_API quadrant_status quadrant_streamer_state(const quadrant_streamer* streamer, uint64_t id,
+                                                      quadrant_stream_state* state);
+/** The object's box (3 values each). */
+QUADRANT_C_API quadrant_status quadrant_streamer_bounds(const quadrant_streamer* streamer, uint64_t id, double* min,
+                                                       double* max);
+/** Objects present. */
+QUADRANT_C_API size_t quadrant_streamer_size(const quadrant_streamer* streamer);
+/** Checks the bookkeeping (for tests): QUADRANT_OK or QUADRANT_INTERNAL_ERROR naming the first broken invariant. */
+QUADRANT_C_API quadrant_status quadrant_streamer_validate(const quadrant_streamer* streamer);
 
 #ifdef __cplusplus
 }
