@@ -485,19 +485,285 @@ static const luaL_Reg tree_methods[] = {
     {"destroy", l_destroy},
     {NULL, NULL}};
 
-int luaopen_quadrant(lua_State* L);
-int luaopen_quadrant(lua_State* L) {
-  static const luaL_Reg functions[] = {{"new", l_new}, {NULL, NULL}};
-  luaL_newmetatable(L, TREE_META);
-  luaL_newlib(L, tree_methods);
+/* ---- area of interest: quadrant.aoi{...} ---- */
+
+#define AOI_META "quadrant.Aoi"
+
+typedef struct {
+  quadrant_aoi* aoi;
+  uint64_t* ids; /* scratch for visible / watchers / queries, grown as needed */
+  size_t capacity;
+} LAoi;
+
+static LAoi* check_aoi(lua_State* L, int at) {
+  LAoi* a = (LAoi*)luaL_checkudata(L, at, AOI_META);
+  if (a->aoi == NULL) luaL_error(L, "quadrant: the aoi world was destroyed");
+  return a;
+}
+static uint64_t check_id(lua_State* L, int at) { return (uint64_t)luaL_checkinteger(L, at); }
+
+/* quadrant.aoi{world = {minx, miny, maxx, maxy}, hysteresis = 0, skin = 0, scalar = "double", max_depth = 8,
+ * split_threshold = 8} */
+static int l_aoi_new(lua_State* L) {
+  quadrant_aoi_settings settings;
+  const char* scalar;
+  LAoi* a;
+  double box[4];
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_getfield(L, 1, "scalar");
+  scalar = luaL_optstring(L, -1, "double");
+  lua_pop(L, 1);
+  if (strcmp(scalar, "float") != 0 && strcmp(scalar, "double") != 0)
+    return luaL_error(L, "quadrant: scalar is \"%s\", not \"float\" or \"double\"", scalar);
+  quadrant_aoi_settings_init(&settings, strcmp(scalar, "float") == 0 ? QUADRANT_FLOAT : QUADRANT_DOUBLE);
+  lua_getfield(L, 1, "world");
+  if (lua_isnil(L, -1)) return luaL_error(L, "quadrant: aoi{...} needs world = {minx, miny, maxx, maxy}");
+  read_numbers(L, lua_gettop(L), box, 4, "a world box");
+  lua_pop(L, 1);
+  settings.world_min[0] = box[0], settings.world_min[1] = box[1];
+  settings.world_max[0] = box[2], settings.world_max[1] = box[3];
+  lua_getfield(L, 1, "hysteresis");
+  settings.hysteresis = (double)luaL_optnumber(L, -1, settings.hysteresis);
+  lua_pop(L, 1);
+  lua_getfield(L, 1, "skin");
+  settings.skin = (double)luaL_optnumber(L, -1, settings.skin);
+  lua_pop(L, 1);
+  lua_getfield(L, 1, "max_depth");
+  settings.max_depth = (int)luaL_optinteger(L, -1, settings.max_depth);
+  lua_pop(L, 1);
+  lua_getfield(L, 1, "split_threshold");
+  settings.split_threshold = (int)luaL_optinteger(L, -1, settings.split_threshold);
+  lua_pop(L, 1);
+  a = (LAoi*)lua_newuserdatauv(L, sizeof(LAoi), 0);
+  memset(a, 0, sizeof *a);
+  luaL_setmetatable(L, AOI_META);
+  raise_status(L, quadrant_aoi_create(&settings, &a->aoi));
+  return 1;
+}
+static int l_aoi_destroy(lua_State* L) {
+  LAoi* a = (LAoi*)luaL_checkudata(L, 1, AOI_META);
+  quadrant_aoi_destroy(a->aoi);
+  a->aoi = NULL;
+  free(a->ids);
+  a->ids = NULL;
+  a->capacity = 0;
+  return 0;
+}
+
+/* add(id, x, y, view_radius [, mode = "both" | "watcher" | "marker" [, layers [, body_radius]]]) */
+static int l_aoi_add(lua_State* L) {
+  LAoi* a = check_aoi(L, 1);
+  static const char* const modes[] = {"watcher", "marker", "both", NULL};
+  const int mode = luaL_checkoption(L, 6, "both", modes) + 1;
+  raise_status(L, quadrant_aoi_add(a->aoi, check_id(L, 2), luaL_checknumber(L, 3), luaL_checknumber(L, 4),
+                                   luaL_checknumber(L, 5), (quadrant_aoi_mode)mode, opt_layers(L, 7),
+                                   luaL_optnumber(L, 8, 0)));
+  return 0;
+}
+static int l_aoi_move(lua_State* L) {
+  LAoi* a = check_aoi(L, 1);
+  raise_status(L, quadrant_aoi_move(a->aoi, check_id(L, 2), luaL_checknumber(L, 3), luaL_checknumber(L, 4)));
+  return 0;
+}
+static int l_aoi_set_view_radius(lua_State* L) {
+  LAoi* a = check_aoi(L, 1);
+  raise_status(L, quadrant_aoi_set_view_radius(a->aoi, check_id(L, 2), luaL_checknumber(L, 3)));
+  return 0;
+}
+static int l_aoi_set_layers(lua_State* L) {
+  LAoi* a = check_aoi(L, 1);
+  raise_status(L, quadrant_aoi_set_layers(a->aoi, check_id(L, 2), (uint32_t)(luaL_checkinteger(L, 3) & 0xffffffff)));
+  return 0;
+}
+static int l_aoi_remove(lua_State* L) {
+  LAoi* a = check_aoi(L, 1);
+  raise_status(L, quadrant_aoi_remove(a->aoi, check_id(L, 2)));
+  return 0;
+}
+
+/* tick() -> array of {kind = "enter" | "leave", watcher = id, target = id}; tick(fn) calls fn(kind, watcher,
+ * target) for each instead (no table per event) and returns the count. Ordered by (watcher, target). The events
+ * are copied out before any Lua runs, so fn may mutate the world (recorded for the next tick). */
+static int l_aoi_tick(lua_State* L) {
+  LAoi* a = check_aoi(L, 1);
+  const quadrant_aoi_event* events;
+  size_t count, i;
+  const int fn = lua_isnoneornil(L, 2) ? 0 : 2;
+  quadrant_aoi_event* copy;
+  if (fn != 0) luaL_checktype(L, 2, LUA_TFUNCTION);
+  raise_status(L, quadrant_aoi_tick(a->aoi, &events, &count));
+  /* A callback may tick again (refused by nothing here: the C array would be overwritten), so keep a copy. */
+  copy = (quadrant_aoi_event*)lua_newuserdatauv(L, (count > 0 ? count : 1) * sizeof *copy, 0);
+  if (count > 0) memcpy(copy, events, count * sizeof *copy);
+  if (fn == 0) lua_createtable(L, count > INT32_MAX ? INT32_MAX : (int)count, 0);
+  for (i = 0; i < count; ++i) {
+    const char* kind = copy[i].kind == QUADRANT_AOI_ENTER ? "enter" : "leave";
+    if (fn != 0) {
+      lua_pushvalue(L, fn);
+      lua_pushstring(L, kind);
+      lua_pushinteger(L, (lua_Integer)copy[i].watcher);
+      lua_pushinteger(L, (lua_Integer)copy[i].target);
+      lua_call(L, 3, 0);
+    } else {
+      lua_createtable(L, 0, 3);
+      lua_pushstring(L, kind);
+      lua_setfield(L, -2, "kind");
+      lua_pushinteger(L, (lua_Integer)copy[i].watcher);
+      lua_setfield(L, -2, "watcher");
+      lua_pushinteger(L, (lua_Integer)copy[i].target);
+      lua_setfield(L, -2, "target");
+      lua_seti(L, -2, (lua_Integer)i + 1);
+    }
+  }
+  if (fn != 0) lua_pushinteger(L, (lua_Integer)count);
+  return 1;
+}
+
+/* Grows the scratch to hold n ids. */
+static void aoi_reserve(lua_State* L, LAoi* a, size_t n) {
+  uint64_t* ids;
+  if (n <= a->capacity) return;
+  ids = (uint64_t*)realloc(a->ids, n * sizeof *ids);
+  if (ids == NULL) luaL_error(L, "quadrant: out of memory");
+  a->ids = ids;
+  a->capacity = n;
+}
+/* The ids just read into the scratch as a Lua array. */
+static int push_ids(lua_State* L, const uint64_t* ids, size_t n) {
+  size_t i;
+  lua_createtable(L, n > INT32_MAX ? INT32_MAX : (int)n, 0);
+  for (i = 0; i < n; ++i) {
+    lua_pushinteger(L, (lua_Integer)ids[i]);
+    lua_seti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+typedef quadrant_status (*IdReader)(const quadrant_aoi*, uint64_t, uint64_t*, size_t, size_t*);
+static int read_ids(lua_State* L, IdReader read) {
+  LAoi* a = check_aoi(L, 1);
+  const uint64_t id = check_id(L, 2);
+  size_t count = 0;
+  for (;;) {
+    raise_status(L, read(a->aoi, id, a->ids, a->capacity, &count));
+    if (count <= a->capacity) return push_ids(L, a->ids, count);
+    aoi_reserve(L, a, 2 * count);
+  }
+}
+/* visible(id) -> the ids it saw at the last tick, ascending; watchers(id) -> the ids that saw it. */
+static int l_aoi_visible(lua_State* L) { return read_ids(L, quadrant_aoi_visible); }
+static int l_aoi_watchers(lua_State* L) { return read_ids(L, quadrant_aoi_watchers); }
+
+static int aoi_query(lua_State* L, LAoi* a, const quadrant_shape* shape, int layers_at) {
+  const uint32_t layers = opt_layers(L, layers_at);
+  size_t count = 0;
+  for (;;) {
+    raise_status(L, quadrant_aoi_query_into(a->aoi, shape, layers, a->ids, a->capacity, &count));
+    if (count <= a->capacity) return push_ids(L, a->ids, count);
+    aoi_reserve(L, a, 2 * count);
+  }
+}
+/* Skill areas: the ids whose body boxes the shape touches, ascending. query_circle(x, y, r [, layers]),
+ * query_box({minx, miny, maxx, maxy} [, layers]), query_sector(x, y, dx, dy, r, half_angle [, layers]),
+ * query_oriented_box(x, y, hx, hy, angle [, layers]). */
+static int l_aoi_query_circle(lua_State* L) {
+  LAoi* a = check_aoi(L, 1);
+  const double c[2] = {luaL_checknumber(L, 2), luaL_checknumber(L, 3)};
+  const quadrant_shape s = quadrant_shape_ball(2, c, luaL_checknumber(L, 4));
+  return aoi_query(L, a, &s, 5);
+}
+static int l_aoi_query_box(lua_State* L) {
+  LAoi* a = check_aoi(L, 1);
+  double min[2], max[2];
+  quadrant_shape s;
+  read_box(L, 2, 2, min, max);
+  s = quadrant_shape_box(2, min, max);
+  return aoi_query(L, a, &s, 3);
+}
+static int l_aoi_query_sector(lua_State* L) {
+  LAoi* a = check_aoi(L, 1);
+  const quadrant_shape s = quadrant_shape_sector(luaL_checknumber(L, 2), luaL_checknumber(L, 3), luaL_checknumber(L, 4),
+                                                 luaL_checknumber(L, 5), luaL_checknumber(L, 6), luaL_checknumber(L, 7));
+  return aoi_query(L, a, &s, 8);
+}
+static int l_aoi_query_oriented_box(lua_State* L) {
+  LAoi* a = check_aoi(L, 1);
+  const quadrant_shape s = quadrant_shape_oriented_box(luaL_checknumber(L, 2), luaL_checknumber(L, 3),
+                                                       luaL_checknumber(L, 4), luaL_checknumber(L, 5),
+                                                       luaL_checknumber(L, 6));
+  return aoi_query(L, a, &s, 7);
+}
+static int l_aoi_contains(lua_State* L) {
+  LAoi* a = check_aoi(L, 1);
+  lua_pushboolean(L, quadrant_aoi_contains(a->aoi, check_id(L, 2)));
+  return 1;
+}
+static int l_aoi_size(lua_State* L) {
+  LAoi* a = check_aoi(L, 1);
+  lua_pushinteger(L, (lua_Integer)quadrant_aoi_size(a->aoi));
+  return 1;
+}
+static int l_aoi_pair_count(lua_State* L) {
+  LAoi* a = check_aoi(L, 1);
+  lua_pushinteger(L, (lua_Integer)quadrant_aoi_pair_count(a->aoi));
+  return 1;
+}
+/* position(id) -> x, y as of the last tick */
+static int l_aoi_position(lua_State* L) {
+  LAoi* a = check_aoi(L, 1);
+  double xy[2];
+  raise_status(L, quadrant_aoi_position(a->aoi, check_id(L, 2), xy));
+  lua_pushnumber(L, xy[0]);
+  lua_pushnumber(L, xy[1]);
+  return 2;
+}
+static int l_aoi_validate(lua_State* L) {
+  LAoi* a = check_aoi(L, 1);
+  raise_status(L, quadrant_aoi_validate(a->aoi));
+  return 0;
+}
+
+static const luaL_Reg aoi_methods[] = {
+    {"add", l_aoi_add},
+    {"move", l_aoi_move},
+    {"set_view_radius", l_aoi_set_view_radius},
+    {"set_layers", l_aoi_set_layers},
+    {"remove", l_aoi_remove},
+    {"tick", l_aoi_tick},
+    {"visible", l_aoi_visible},
+    {"watchers", l_aoi_watchers},
+    {"query_circle", l_aoi_query_circle},
+    {"query_box", l_aoi_query_box},
+    {"query_sector", l_aoi_query_sector},
+    {"query_oriented_box", l_aoi_query_oriented_box},
+    {"contains", l_aoi_contains},
+    {"size", l_aoi_size},
+    {"pair_count", l_aoi_pair_count},
+    {"position", l_aoi_position},
+    {"validate", l_aoi_validate},
+    {"destroy", l_aoi_destroy},
+    {NULL, NULL}};
+
+/* A metatable with methods, __gc, __close and __len. */
+static void new_class(lua_State* L, const char* name, const luaL_Reg* methods, lua_CFunction destroy,
+                      lua_CFunction len) {
+  luaL_newmetatable(L, name);
+  lua_newtable(L);
+  luaL_setfuncs(L, methods, 0);
   lua_setfield(L, -2, "__index");
-  lua_pushcfunction(L, l_destroy);
+  lua_pushcfunction(L, destroy);
   lua_setfield(L, -2, "__gc");
-  lua_pushcfunction(L, l_destroy);
+  lua_pushcfunction(L, destroy);
   lua_setfield(L, -2, "__close");
-  lua_pushcfunction(L, l_size);
+  lua_pushcfunction(L, len);
   lua_setfield(L, -2, "__len");
   lua_pop(L, 1);
+}
+
+int luaopen_quadrant(lua_State* L);
+int luaopen_quadrant(lua_State* L) {
+  static const luaL_Reg functions[] = {{"new", l_new}, {"aoi", l_aoi_new}, {NULL, NULL}};
+  new_class(L, TREE_META, tree_methods, l_destroy, l_size);
+  new_class(L, AOI_META, aoi_methods, l_aoi_destroy, l_aoi_size);
   luaL_newlib(L, functions);
   lua_pushstring(L, quadrant_version());
   lua_setfield(L, -2, "version");

@@ -2,7 +2,8 @@
 -- Tests of the Lua module, run by lua5.4: the Lua article's 500-rectangle scene (rect i gets a width of
 -- math.random(10, i > 10 and i or 15), a height of math.random(15, i > 15 and i or 20) and a corner in
 -- [1, 1200]^2) against brute force, under each placement, then moved; other shapes against brute force or against
--- the box they equal; nearest; values released on erase; bad input raising the library's message.
+-- the box they equal; nearest; values released on erase; bad input raising the library's message; the area of
+-- interest against a brute-force Lua reference.
 -- Usage: lua5.4 test.lua <directory holding quadrant.so>
 package.cpath = (arg[1] or ".") .. "/?.so;" .. package.cpath
 local quadrant = require "quadrant"
@@ -202,6 +203,148 @@ do
   t:destroy()
   raises("destroyed", t.size, t)
 end
+
+-- Area of interest: a random run (players and monsters of every mode, moves, radius and layer changes, removals and
+-- re-adds, hysteresis) whose every tick's events equal a brute-force Lua reference of docs/aoi.md's rule, in
+-- order; visible, watchers and a sword swing's sector against brute force; bad input raises. Integer coordinates,
+-- so every square is exact.
+local function check_aoi(scalar)
+  math.randomseed(11)
+  local hysteresis = 3
+  local world = quadrant.aoi{world = {0, 0, 300, 300}, hysteresis = hysteresis, scalar = scalar}
+  local modes = {"watcher", "marker", "both"}
+  local layer_choices = {0xffffffff, 1, 2, 3}
+  local ents, sees = {}, {}   -- ents[id]: recorded values; sees[w][t]: the relation at the last tick
+  local live = {}             -- live[id]: the values as of the last tick
+  local function key_sort(list) table.sort(list) return list end
+  local total = 0
+  for tick = 1, 60 do
+    for i = 1, 150 do
+      local id = i * 7919
+      local e = ents[id]
+      local roll = math.random(100)
+      if not e then
+        if roll <= (tick == 1 and 90 or 10) then
+          e = {x = math.random(0, 299), y = math.random(0, 299), r = math.random(5, 35),
+               mode = modes[math.random(3)], layers = layer_choices[math.random(4)]}
+          world:add(id, e.x, e.y, e.r, e.mode, e.layers)
+          ents[id] = e
+        end
+      elseif roll <= 40 then
+        e.x, e.y = e.x + math.random(-4, 4), e.y + math.random(-4, 4)
+        world:move(id, e.x, e.y)
+      elseif roll <= 44 then
+        e.r = math.random(0, 40)
+        world:set_view_radius(id, e.r)
+      elseif roll <= 47 then
+        e.layers = layer_choices[math.random(4)]
+        world:set_layers(id, e.layers)
+      elseif roll <= 50 then
+        world:remove(id)
+        ents[id] = nil
+      end
+    end
+    -- The reference: the new relation, and its diff sorted by (watcher, target).
+    local now, want = {}, {}
+    for w, a in pairs(ents) do
+      now[w] = {}
+      for t, b in pairs(ents) do
+        local dx, dy = a.x - b.x, a.y - b.y
+        local was = sees[w] and sees[w][t]
+        local reach = was and a.r + hysteresis or a.r
+        if w ~= t and a.mode ~= "marker" and b.mode ~= "watcher" and (a.layers & b.layers) ~= 0 and
+            dx * dx + dy * dy <= reach * reach then
+          now[w][t] = true
+        end
+      end
+    end
+    for w, row in pairs(now) do
+      for t in pairs(row) do
+        if not (sees[w] and sees[w][t]) then want[#want + 1] = {"enter", w, t} end
+      end
+    end
+    for w, row in pairs(sees) do
+      for t in pairs(row) do
+        if not (now[w] and now[w][t]) then want[#want + 1] = {"leave", w, t} end
+      end
+    end
+    table.sort(want, function(p, q) return p[2] < q[2] or (p[2] == q[2] and p[3] < q[3]) end)
+    local got = (tick % 2 == 0) and world:tick() or {}
+    if tick % 2 == 1 then   -- the callback form on odd ticks
+      local n = world:tick(function(kind, w, t) got[#got + 1] = {kind = kind, watcher = w, target = t} end)
+      check(n == #got, scalar .. ": tick(fn) returns the count")
+    end
+    check(#got == #want, scalar .. ": tick " .. tick .. ": " .. #got .. " events, reference " .. #want)
+    for k = 1, math.min(#got, #want) do
+      local g, w = got[k], want[k]
+      check(g.kind == w[1] and g.watcher == w[2] and g.target == w[3],
+            string.format("%s: tick %d event %d: %s %d %d, reference %s %d %d", scalar, tick, k, g.kind, g.watcher,
+                          g.target, w[1], w[2], w[3]))
+    end
+    total = total + #got
+    sees, live = now, {}
+    local pair_total = 0
+    for id, e in pairs(ents) do
+      live[id] = {x = e.x, y = e.y, layers = e.layers}
+      for _ in pairs(now[id]) do pair_total = pair_total + 1 end
+    end
+    check(world:pair_count() == pair_total, scalar .. ": pair_count")
+    check(#world == (function() local n = 0 for _ in pairs(ents) do n = n + 1 end return n end)(), scalar .. ": size")
+    -- visible and watchers of some entities; a sword swing (a sector) against brute force.
+    for id in pairs(ents) do
+      if id % 5 == tick % 5 then
+        local v, ws = {}, {}
+        for t in pairs(now[id]) do v[#v + 1] = t end
+        for w, row in pairs(now) do if row[id] then ws[#ws + 1] = w end end
+        local gv, gw = world:visible(id), world:watchers(id)
+        check(#gv == #v and table.concat(gv, ",") == table.concat(key_sort(v), ","), scalar .. ": visible")
+        check(#gw == #ws and table.concat(gw, ",") == table.concat(key_sort(ws), ","), scalar .. ": watchers")
+      end
+    end
+    local hx, hy = math.random(0, 299), math.random(0, 299)
+    local hits, inside = world:query_sector(hx, hy, 1, 0, 30, math.pi / 4), {}
+    for _, id in ipairs(hits) do inside[id] = true end
+    for id, e in pairs(live) do
+      -- Points (body radius 0) within 30 of the apex and within 45 degrees of +x: x - hx >= |y - hy|. Points on
+      -- the 45-degree edges may go either way (the angle is not exact in floating point); all others must agree.
+      local dx, dy = e.x - hx, e.y - hy
+      if dx * dx + dy * dy <= 900 and dx ~= math.abs(dy) then
+        check((dx > math.abs(dy)) == (inside[id] == true), scalar .. ": the sword swing and brute force differ")
+      end
+    end
+    for k = 2, #hits do check(hits[k - 1] < hits[k], scalar .. ": query ids ascend") end
+    local circle, expect = world:query_circle(hx, hy, 25), {}
+    for id, e in pairs(live) do
+      local dx, dy = e.x - hx, e.y - hy
+      if dx * dx + dy * dy <= 625 then expect[#expect + 1] = id end
+    end
+    check(table.concat(circle, ",") == table.concat(key_sort(expect), ","),
+          scalar .. ": a circle finds " .. #circle .. ", brute force " .. #expect)
+  end
+  check(total > 300, scalar .. ": the run exercised the relation (" .. total .. " events)")
+  world:validate()
+  print(string.format("  aoi %-6s 60 ticks, %d events, all as the Lua reference", scalar, total))
+  -- Bad input raises and changes nothing.
+  local some
+  for id in pairs(ents) do some = id break end
+  local ok, message = pcall(world.add, world, some, 1, 1, 5)
+  check(not ok and tostring(message):find("already", 1, true), "aoi: a duplicate id raises: " .. tostring(message))
+  ok, message = pcall(world.add, world, 1, 0 / 0, 1, 5)
+  check(not ok and tostring(message):find("quadrant", 1, true), "aoi: a NaN position raises")
+  ok, message = pcall(world.add, world, 1, 1, 1, 5, "ghost")
+  check(not ok and tostring(message):find("ghost", 1, true), "aoi: a bad mode raises")
+  ok = pcall(world.move, world, 123456789, 1, 1)
+  check(not ok, "aoi: moving an unknown id raises")
+  ok = pcall(world.query_circle, world, 0, 0, -1)
+  check(not ok, "aoi: a negative radius raises")
+  check(#world:tick() == 0 and not world:contains(1), "aoi: bad input changed nothing")
+  ok, message = pcall(quadrant.aoi, {world = {0, 0, 1, 1}, hysteresis = -1})
+  check(not ok and tostring(message):find("hysteresis", 1, true), "aoi: bad settings raise: " .. tostring(message))
+  world:destroy()
+  check(not pcall(world.size, world), "aoi: a destroyed world raises")
+end
+check_aoi("double")
+check_aoi("float")
 
 if failures > 0 then
   io.stderr:write(failures .. " checks failed\n")
