@@ -310,8 +310,7 @@ void quadrant_config_init(quadrant_config* config, int dims, quadrant_scalar sca
 
 quadrant_status quadrant_tree_create(const quadrant_config* config, quadrant_tree** out) {
   if (out != nullptr) *out = nullptr;
-  return guarded([&] {
-    need(config, "config");
+  return on(config, "config", [&] {
     need(out, "out");
     const bool f = is_float(config->scalar, "quadrant_config::scalar");
     if (config->dims == 2) *out = f ? make_tree<2, float>(*config) : make_tree<2, double>(*config);
@@ -321,8 +320,7 @@ quadrant_status quadrant_tree_create(const quadrant_config* config, quadrant_tre
 }
 void quadrant_tree_destroy(quadrant_tree* tree) { delete tree; }
 quadrant_status quadrant_tree_config(const quadrant_tree* tree, quadrant_config* out) {
-  return guarded([&] {
-    need(tree, "tree");
+  return on(tree, "tree", [&] {
     need(out, "out");
     *out = tree->config;
   });
@@ -330,69 +328,45 @@ quadrant_status quadrant_tree_config(const quadrant_tree* tree, quadrant_config*
 
 quadrant_status quadrant_tree_insert(quadrant_tree* tree, const double* min, const double* max, uint64_t value,
                                      uint32_t layers, quadrant_handle* handle) {
-  return guarded([&] {
-    need(tree, "tree");
+  return on(tree, "tree", [&] {
     const quadrant_handle h = tree->insert(min, max, value, layers);
     if (handle != nullptr) *handle = h;
   });
 }
 quadrant_status quadrant_tree_erase(quadrant_tree* tree, quadrant_handle handle) {
-  return guarded([&] {
-    need(tree, "tree");
-    tree->erase(handle);
-  });
+  return on(tree, "tree", [&] { tree->erase(handle); });
 }
 quadrant_status quadrant_tree_move(quadrant_tree* tree, quadrant_handle handle, const double* min, const double* max) {
-  return guarded([&] {
-    need(tree, "tree");
-    tree->move(handle, min, max);
-  });
+  return on(tree, "tree", [&] { tree->move(handle, min, max); });
 }
 quadrant_status quadrant_tree_move_many(quadrant_tree* tree, const quadrant_handle* handles, const double* mins,
                                         const double* maxs, size_t count) {
-  return guarded([&] {
-    need(tree, "tree");
-    tree->move_many(handles, mins, maxs, count);
-  });
+  return on(tree, "tree", [&] { tree->move_many(handles, mins, maxs, count); });
 }
 quadrant_status quadrant_tree_set_layers(quadrant_tree* tree, quadrant_handle handle, uint32_t layers) {
-  return guarded([&] {
-    need(tree, "tree");
-    tree->set_layers(handle, layers);
-  });
+  return on(tree, "tree", [&] { tree->set_layers(handle, layers); });
 }
 quadrant_status quadrant_tree_set_value(quadrant_tree* tree, quadrant_handle handle, uint64_t value) {
-  return guarded([&] {
-    need(tree, "tree");
-    tree->set_value(handle, value);
-  });
+  return on(tree, "tree", [&] { tree->set_value(handle, value); });
 }
 quadrant_status quadrant_tree_clear(quadrant_tree* tree) {
-  return guarded([&] {
-    need(tree, "tree");
-    tree->clear();
-  });
+  return on(tree, "tree", [&] { tree->clear(); });
 }
 int quadrant_tree_contains(const quadrant_tree* tree, quadrant_handle handle) {
   return tree != nullptr && tree->contains(handle) ? 1 : 0;
 }
 size_t quadrant_tree_size(const quadrant_tree* tree) { return tree != nullptr ? tree->size() : 0; }
 quadrant_status quadrant_tree_bounds(const quadrant_tree* tree, quadrant_handle handle, double* min, double* max) {
-  return guarded([&] {
-    need(tree, "tree");
-    tree->bounds(handle, min, max);
-  });
+  return on(tree, "tree", [&] { tree->bounds(handle, min, max); });
 }
 quadrant_status quadrant_tree_value(const quadrant_tree* tree, quadrant_handle handle, uint64_t* value) {
-  return guarded([&] {
-    need(tree, "tree");
+  return on(tree, "tree", [&] {
     need(value, "value");
     *value = tree->value(handle);
   });
 }
 quadrant_status quadrant_tree_layers(const quadrant_tree* tree, quadrant_handle handle, uint32_t* layers) {
-  return guarded([&] {
-    need(tree, "tree");
+  return on(tree, "tree", [&] {
     need(layers, "layers");
     *layers = tree->layers(handle);
   });
@@ -400,8 +374,7 @@ quadrant_status quadrant_tree_layers(const quadrant_tree* tree, quadrant_handle 
 
 quadrant_status quadrant_tree_query(const quadrant_tree* tree, const quadrant_shape* shape, uint32_t layers,
                                     quadrant_hit_fn fn, void* user, quadrant_query_stats* stats) {
-  return guarded([&] {
-    need(tree, "tree");
+  return on(tree, "tree", [&] {
     need(shape, "shape");
     const quadrant_query_stats st = tree->query(*shape, layers, fn, user);
     if (stats != nullptr) *stats = st;
@@ -437,8 +410,7 @@ int collect_pair(void* user, quadrant_handle a, uint64_t, quadrant_handle b, uin
 quadrant_status quadrant_tree_query_into(const quadrant_tree* tree, const quadrant_shape* shape, uint32_t layers,
                                          quadrant_handle* handles, uint64_t* values, size_t capacity, size_t* count) {
   if (count != nullptr) *count = 0;
-  return guarded([&] {
-    need(tree, "tree");
+  return on(tree, "tree", [&] {
     need(shape, "shape");
     need(count, "count");
     Collect c{handles, values, capacity, 0};
@@ -447,16 +419,12 @@ quadrant_status quadrant_tree_query_into(const quadrant_tree* tree, const quadra
   });
 }
 quadrant_status quadrant_tree_pairs(const quadrant_tree* tree, uint32_t layers, quadrant_pair_fn fn, void* user) {
-  return guarded([&] {
-    need(tree, "tree");
-    tree->pairs(layers, fn, user);
-  });
+  return on(tree, "tree", [&] { tree->pairs(layers, fn, user); });
 }
 quadrant_status quadrant_tree_pairs_into(const quadrant_tree* tree, uint32_t layers, quadrant_handle* pairs,
                                          size_t capacity, size_t* count) {
   if (count != nullptr) *count = 0;
-  return guarded([&] {
-    need(tree, "tree");
+  return on(tree, "tree", [&] {
     need(count, "count");
     Collect c{pairs, nullptr, capacity, 0};
     tree->pairs(layers, &collect_pair, &c);
@@ -465,52 +433,41 @@ quadrant_status quadrant_tree_pairs_into(const quadrant_tree* tree, uint32_t lay
 }
 quadrant_status quadrant_trees_pairs(const quadrant_tree* a, const quadrant_tree* b, uint32_t layers_a,
                                      uint32_t layers_b, quadrant_pair_fn fn, void* user) {
-  return guarded([&] {
-    need(a, "a");
+  return on(a, "a", [&] {
     need(b, "b");
     a->pairs_with(*b, layers_a, layers_b, fn, user);
   });
 }
 quadrant_status quadrant_tree_raycast(const quadrant_tree* tree, const double* a, const double* b, uint32_t layers,
                                       quadrant_ray_fn fn, void* user) {
-  return guarded([&] {
-    need(tree, "tree");
-    tree->raycast(a, b, layers, fn, user);
-  });
+  return on(tree, "tree", [&] { tree->raycast(a, b, layers, fn, user); });
 }
 quadrant_status quadrant_tree_nearest(const quadrant_tree* tree, const double* point, size_t k, double max_distance,
                                       uint32_t layers, quadrant_handle* handles, double* distances, size_t* count) {
   if (count != nullptr) *count = 0;
-  return guarded([&] {
-    need(tree, "tree");
+  return on(tree, "tree", [&] {
     need(count, "count");
     *count = k == 0 ? 0 : tree->nearest(point, k, max_distance, layers, handles, distances);
   });
 }
 quadrant_status quadrant_tree_query_nodes(const quadrant_tree* tree, const quadrant_shape* shape, int skip_empty,
                                          quadrant_node_fn fn, void* user) {
-  return guarded([&] {
-    need(tree, "tree");
+  return on(tree, "tree", [&] {
     need(shape, "shape");
     tree->query_nodes(*shape, skip_empty != 0, fn, user);
   });
 }
 quadrant_status quadrant_tree_for_each_node(const quadrant_tree* tree, quadrant_node_fn fn, void* user) {
-  return guarded([&] {
-    need(tree, "tree");
-    tree->for_each_node(fn, user);
-  });
+  return on(tree, "tree", [&] { tree->for_each_node(fn, user); });
 }
 quadrant_status quadrant_tree_locate(const quadrant_tree* tree, const double* point, quadrant_node* out) {
-  return guarded([&] {
-    need(tree, "tree");
+  return on(tree, "tree", [&] {
     need(out, "out");
     *out = tree->locate(point);
   });
 }
 quadrant_status quadrant_tree_stats(const quadrant_tree* tree, quadrant_stats* out) {
-  return guarded([&] {
-    need(tree, "tree");
+  return on(tree, "tree", [&] {
     need(out, "out");
     *out = tree->stats();
   });

@@ -109,8 +109,7 @@ template <class Read>
 quadrant_status fill_ids(const quadrant_aoi* aoi, std::uint64_t* ids, std::size_t capacity, std::size_t* count,
                          Read&& read) {
   if (count != nullptr) *count = 0;
-  return guarded([&] {
-    need(aoi, "aoi");
+  return on(aoi, "aoi", [&] {
     need(count, "count");
     IdSink sink{ids, capacity};
     read(sink);
@@ -135,8 +134,7 @@ void quadrant_aoi_settings_init(quadrant_aoi_settings* settings, quadrant_scalar
 }
 quadrant_status quadrant_aoi_create(const quadrant_aoi_settings* settings, quadrant_aoi** out) {
   if (out != nullptr) *out = nullptr;
-  return guarded([&] {
-    need(settings, "settings");
+  return on(settings, "settings", [&] {
     need(out, "out");
     *out = is_float(settings->scalar, "quadrant_aoi_settings::scalar") ? make_aoi<float>(*settings)
                                                                          : make_aoi<double>(*settings);
@@ -146,46 +144,27 @@ void quadrant_aoi_destroy(quadrant_aoi* aoi) { delete aoi; }
 
 quadrant_status quadrant_aoi_add(quadrant_aoi* aoi, uint64_t id, double x, double y, double view_radius,
                                  quadrant_aoi_mode mode, uint32_t layers, double body_radius) {
-  return guarded([&] {
-    need(aoi, "aoi");
-    aoi->add(id, x, y, view_radius, as_int(mode), layers, body_radius);
-  });
+  return on(aoi, "aoi", [&] { aoi->add(id, x, y, view_radius, as_int(mode), layers, body_radius); });
 }
 quadrant_status quadrant_aoi_move(quadrant_aoi* aoi, uint64_t id, double x, double y) {
-  return guarded([&] {
-    need(aoi, "aoi");
-    aoi->move(id, x, y);
-  });
+  return on(aoi, "aoi", [&] { aoi->move(id, x, y); });
 }
 quadrant_status quadrant_aoi_move_many(quadrant_aoi* aoi, const uint64_t* ids, const double* xy, size_t count) {
-  return guarded([&] {
-    need(aoi, "aoi");
-    aoi->move_many(ids, xy, count);
-  });
+  return on(aoi, "aoi", [&] { aoi->move_many(ids, xy, count); });
 }
 quadrant_status quadrant_aoi_set_view_radius(quadrant_aoi* aoi, uint64_t id, double view_radius) {
-  return guarded([&] {
-    need(aoi, "aoi");
-    aoi->set_view_radius(id, view_radius);
-  });
+  return on(aoi, "aoi", [&] { aoi->set_view_radius(id, view_radius); });
 }
 quadrant_status quadrant_aoi_set_layers(quadrant_aoi* aoi, uint64_t id, uint32_t layers) {
-  return guarded([&] {
-    need(aoi, "aoi");
-    aoi->set_layers(id, layers);
-  });
+  return on(aoi, "aoi", [&] { aoi->set_layers(id, layers); });
 }
 quadrant_status quadrant_aoi_remove(quadrant_aoi* aoi, uint64_t id) {
-  return guarded([&] {
-    need(aoi, "aoi");
-    aoi->remove(id);
-  });
+  return on(aoi, "aoi", [&] { aoi->remove(id); });
 }
 quadrant_status quadrant_aoi_tick(quadrant_aoi* aoi, const quadrant_aoi_event** events, size_t* count) {
   if (events != nullptr) *events = nullptr;
   if (count != nullptr) *count = 0;
-  return guarded([&] {
-    need(aoi, "aoi");
+  return on(aoi, "aoi", [&] {
     need(events, "events");
     need(count, "count");
     const std::vector<quadrant_aoi_event>& e = aoi->tick();
@@ -212,10 +191,7 @@ int quadrant_aoi_contains(const quadrant_aoi* aoi, uint64_t id) { return aoi != 
 size_t quadrant_aoi_size(const quadrant_aoi* aoi) { return aoi != nullptr ? aoi->size() : 0; }
 size_t quadrant_aoi_pair_count(const quadrant_aoi* aoi) { return aoi != nullptr ? aoi->pair_count() : 0; }
 quadrant_status quadrant_aoi_position(const quadrant_aoi* aoi, uint64_t id, double* xy) {
-  return guarded([&] {
-    need(aoi, "aoi");
-    aoi->position(id, xy);
-  });
+  return on(aoi, "aoi", [&] { aoi->position(id, xy); });
 }
 quadrant_status quadrant_aoi_validate(const quadrant_aoi* aoi) {
   return validated(aoi, "quadrant: aoi is NULL", [&] { aoi->validate(); });

@@ -64,6 +64,18 @@ quadrant_status validated(const P* p, const char* null_message, Check&& check) n
   }
 }
 
+template <class P>
+void need(const P* p, const char* name);
+
+// A call on the object p (named `name` in the NULL message): runs body, mapping what it throws to a status.
+template <class P, class Body>
+quadrant_status on(const P* p, const char* name, Body&& body) noexcept {
+  return guarded([&] {
+    need(p, name);
+    body();
+  });
+}
+
 [[noreturn]] inline void invalid(const std::string& what) { throw std::invalid_argument("quadrant: " + what); }
 
 template <class P>

@@ -117,8 +117,7 @@ void quadrant_streamer_config_init(quadrant_streamer_config* config, quadrant_sc
 }
 quadrant_status quadrant_streamer_create(const quadrant_streamer_config* config, quadrant_streamer** out) {
   if (out != nullptr) *out = nullptr;
-  return guarded([&] {
-    need(config, "config");
+  return on(config, "config", [&] {
     need(out, "out");
     if (config->tree.dims != 3)
       invalid("quadrant_streamer_config::tree.dims is " + std::to_string(config->tree.dims) + "; a streamer is 3D");
@@ -129,50 +128,37 @@ quadrant_status quadrant_streamer_create(const quadrant_streamer_config* config,
 void quadrant_streamer_destroy(quadrant_streamer* streamer) { delete streamer; }
 
 quadrant_status quadrant_streamer_add(quadrant_streamer* streamer, uint64_t id, const double* min, const double* max) {
-  return guarded([&] {
-    need(streamer, "streamer");
-    streamer->add(id, min, max);
-  });
+  return on(streamer, "streamer", [&] { streamer->add(id, min, max); });
 }
 quadrant_status quadrant_streamer_remove(quadrant_streamer* streamer, uint64_t id, quadrant_stream_state* was) {
-  return guarded([&] {
-    need(streamer, "streamer");
+  return on(streamer, "streamer", [&] {
     const quadrant_stream_state s = streamer->remove(id);
     if (was != nullptr) *was = s;
   });
 }
 quadrant_status quadrant_streamer_move(quadrant_streamer* streamer, uint64_t id, const double* min,
                                        const double* max) {
-  return guarded([&] {
-    need(streamer, "streamer");
-    streamer->move(id, min, max);
-  });
+  return on(streamer, "streamer", [&] { streamer->move(id, min, max); });
 }
 quadrant_status quadrant_streamer_mark_loaded(quadrant_streamer* streamer, uint64_t id, int* accepted) {
-  return guarded([&] {
-    need(streamer, "streamer");
+  return on(streamer, "streamer", [&] {
     const bool ok = streamer->mark_loaded(id);
     if (accepted != nullptr) *accepted = ok ? 1 : 0;
   });
 }
 quadrant_status quadrant_streamer_mark_failed(quadrant_streamer* streamer, uint64_t id, int* accepted) {
-  return guarded([&] {
-    need(streamer, "streamer");
+  return on(streamer, "streamer", [&] {
     const bool ok = streamer->mark_failed(id);
     if (accepted != nullptr) *accepted = ok ? 1 : 0;
   });
 }
 quadrant_status quadrant_streamer_set_limits(quadrant_streamer* streamer, size_t max_loads_per_update,
                                              size_t max_loads_in_flight) {
-  return guarded([&] {
-    need(streamer, "streamer");
-    streamer->set_limits(max_loads_per_update, max_loads_in_flight);
-  });
+  return on(streamer, "streamer", [&] { streamer->set_limits(max_loads_per_update, max_loads_in_flight); });
 }
 quadrant_status quadrant_streamer_update(quadrant_streamer* streamer, const quadrant_stream_source* sources,
                                          size_t count, quadrant_stream_update* out) {
-  return guarded([&] {
-    need(streamer, "streamer");
+  return on(streamer, "streamer", [&] {
     need(out, "out");
     *out = streamer->update(sources, count);
   });
@@ -181,17 +167,13 @@ int quadrant_streamer_contains(const quadrant_streamer* streamer, uint64_t id) {
   return streamer != nullptr && streamer->contains(id) ? 1 : 0;
 }
 quadrant_status quadrant_streamer_state(const quadrant_streamer* streamer, uint64_t id, quadrant_stream_state* state) {
-  return guarded([&] {
-    need(streamer, "streamer");
+  return on(streamer, "streamer", [&] {
     need(state, "state");
     *state = streamer->state(id);
   });
 }
 quadrant_status quadrant_streamer_bounds(const quadrant_streamer* streamer, uint64_t id, double* min, double* max) {
-  return guarded([&] {
-    need(streamer, "streamer");
-    streamer->bounds(id, min, max);
-  });
+  return on(streamer, "streamer", [&] { streamer->bounds(id, min, max); });
 }
 size_t quadrant_streamer_size(const quadrant_streamer* streamer) { return streamer != nullptr ? streamer->size() : 0; }
 quadrant_status quadrant_streamer_validate(const quadrant_streamer* streamer) {
