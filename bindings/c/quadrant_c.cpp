@@ -5,6 +5,7 @@
 #include "quadrant_c_common.hpp"
 
 #include <limits>
+#include <memory>
 #include <utility>
 
 #include <quadrant/version.hpp>
@@ -44,7 +45,10 @@ struct quadrant_tree {
   virtual std::uint32_t layers(quadrant_handle h) const = 0;
   virtual quadrant_query_stats query(const quadrant_shape& shape, std::uint32_t layers, quadrant_hit_fn fn,
                                      void* user) const = 0;
-  virtual void pairs(std::uint32_t layers, quadrant_pair_fn fn, void* user) const = 0;
+  // Pairs in `layers`, or through `matrix` when it is not NULL.
+  virtual void pairs(std::uint32_t layers, const quadrant_layer_matrix* matrix, quadrant_pair_fn fn,
+                     void* user) const = 0;
+  virtual void track(quadrant_contacts& contacts, std::uint32_t layers, const quadrant_layer_matrix* matrix) const = 0;
   virtual void pairs_with(const quadrant_tree& other, std::uint32_t layers_a, std::uint32_t layers_b,
                           quadrant_pair_fn fn, void* user) const = 0;
   virtual void raycast(const double* a, const double* b, std::uint32_t layers, quadrant_ray_fn fn, void* user) const = 0;
@@ -130,14 +134,16 @@ struct TreeC final : quadrant_tree {
     });
     return quadrant_query_stats{st.nodes_visited, st.box_tests, st.hits, st.stopped ? 1 : 0};
   }
-  void pairs(std::uint32_t layers, quadrant_pair_fn fn, void* user) const override {
+  void pairs(std::uint32_t layers, const quadrant_layer_matrix* matrix, quadrant_pair_fn fn,
+             void* user) const override {
     need(reinterpret_cast<const void*>(fn), "fn");
-    tree.for_each_pair(
-        [&](quadrant::Handle a, const std::uint64_t& va, quadrant::Handle b, const std::uint64_t& vb) {
-          return fn(user, encode(a), va, encode(b), vb) != 0;
-        },
-        layers);
+    auto call = [&](quadrant::Handle a, const std::uint64_t& va, quadrant::Handle b, const std::uint64_t& vb) {
+      return fn(user, encode(a), va, encode(b), vb) != 0;
+    };
+    if (matrix != nullptr) tree.for_each_pair(call, layer_matrix_of(*matrix));
+    else tree.for_each_pair(call, layers);
   }
+  void track(quadrant_contacts& contacts, std::uint32_t layers, const quadrant_layer_matrix* matrix) const override;
   void pairs_with(const quadrant_tree& other, std::uint32_t layers_a, std::uint32_t layers_b, quadrant_pair_fn fn,
                   void* user) const override {
     need(reinterpret_cast<const void*>(fn), "fn");
@@ -216,6 +222,57 @@ struct TreeC final : quadrant_tree {
   }
   void validate() const override { tree.validate(); }
 };
+
+// The tracker of one tree type (the C tracker learns its type at the first update).
+struct TrackerBase {
+  virtual ~TrackerBase() = default;
+};
+template <int D, class S>
+struct TrackerC final : TrackerBase {
+  quadrant::ContactTracker<D, std::uint64_t, S> tracker;
+};
+
+}  // namespace
+
+struct quadrant_contacts {
+  std::unique_ptr<TrackerBase> impl;
+  std::vector<quadrant_contact> begun, ended, current;  // the last step's lists as C values
+  void clear() noexcept {
+    impl.reset();
+    begun.clear();
+    ended.clear();
+    current.clear();
+  }
+};
+
+namespace {
+
+void put_contacts(std::span<const quadrant::Contact> from, std::vector<quadrant_contact>& to) {
+  to.clear();
+  for (const quadrant::Contact& c : from) to.push_back(quadrant_contact{encode(c.a), encode(c.b)});
+}
+
+template <int D, class S>
+void TreeC<D, S>::track(quadrant_contacts& c, std::uint32_t layers, const quadrant_layer_matrix* m) const {
+  const quadrant::LayerMatrix matrix = m != nullptr ? layer_matrix_of(*m) : quadrant::LayerMatrix{};
+  auto* t = dynamic_cast<TrackerC<D, S>*>(c.impl.get());
+  if (c.impl != nullptr && t == nullptr)
+    invalid("contacts: update: another tree than the previous steps' (call quadrant_contacts_clear to switch)");
+  std::unique_ptr<TrackerC<D, S>> fresh;
+  if (t == nullptr) t = (fresh = std::make_unique<TrackerC<D, S>>()).get();
+  // Throws, changing nothing, for another tree of the same type.
+  if (m != nullptr) t->tracker.update(tree, matrix);
+  else t->tracker.update(tree, layers);
+  if (fresh != nullptr) c.impl = std::move(fresh);
+  try {
+    put_contacts(t->tracker.begun(), c.begun);
+    put_contacts(t->tracker.ended(), c.ended);
+    put_contacts(t->tracker.contacts(), c.current);
+  } catch (...) {  // out of memory after the step: start over rather than report half a step
+    c.clear();
+    throw;
+  }
+}
 
 template <int D, class S>
 quadrant_tree* make_tree(const quadrant_config& c) {
@@ -419,17 +476,71 @@ quadrant_status quadrant_tree_query_into(const quadrant_tree* tree, const quadra
   });
 }
 quadrant_status quadrant_tree_pairs(const quadrant_tree* tree, uint32_t layers, quadrant_pair_fn fn, void* user) {
-  return on(tree, "tree", [&] { tree->pairs(layers, fn, user); });
+  return on(tree, "tree", [&] { tree->pairs(layers, nullptr, fn, user); });
 }
-quadrant_status quadrant_tree_pairs_into(const quadrant_tree* tree, uint32_t layers, quadrant_handle* pairs,
-                                         size_t capacity, size_t* count) {
+// The pairs in `layers`, or through `matrix`, into an array.
+static quadrant_status pairs_into(const quadrant_tree* tree, uint32_t layers, const quadrant_layer_matrix* matrix,
+                                  quadrant_handle* pairs, size_t capacity, size_t* count) {
   if (count != nullptr) *count = 0;
   return on(tree, "tree", [&] {
     need(count, "count");
     Collect c{pairs, nullptr, capacity, 0};
-    tree->pairs(layers, &collect_pair, &c);
+    tree->pairs(layers, matrix, &collect_pair, &c);
     *count = c.count;
   });
+}
+quadrant_status quadrant_tree_pairs_into(const quadrant_tree* tree, uint32_t layers, quadrant_handle* pairs,
+                                         size_t capacity, size_t* count) {
+  return pairs_into(tree, layers, nullptr, pairs, capacity, count);
+}
+void quadrant_layer_matrix_between(quadrant_layer_matrix* matrix, uint32_t a, uint32_t b) {
+  if (matrix == nullptr) return;
+  for (int i = 0; i < 32; ++i) {
+    if ((a >> i & 1u) != 0) matrix->partners[i] |= b;
+    if ((b >> i & 1u) != 0) matrix->partners[i] |= a;
+  }
+}
+quadrant_status quadrant_layer_matrix_set(quadrant_layer_matrix* matrix, int a, int b, int collide) {
+  return on(matrix, "matrix", [&] {
+    if (a < 0 || a > 31 || b < 0 || b > 31)
+      invalid("layer_matrix_set: layers " + std::to_string(a) + " and " + std::to_string(b) + " must be in 0..31");
+    const auto ua = static_cast<unsigned>(a), ub = static_cast<unsigned>(b);
+    if (collide != 0) matrix->partners[ua] |= 1u << ub, matrix->partners[ub] |= 1u << ua;
+    else matrix->partners[ua] &= ~(1u << ub), matrix->partners[ub] &= ~(1u << ua);
+  });
+}
+quadrant_status quadrant_tree_pairs_filtered(const quadrant_tree* tree, const quadrant_layer_matrix* matrix,
+                                             quadrant_pair_fn fn, void* user) {
+  return on(tree, "tree", [&] {
+    need(matrix, "matrix");
+    tree->pairs(0, matrix, fn, user);
+  });
+}
+quadrant_status quadrant_tree_pairs_filtered_into(const quadrant_tree* tree, const quadrant_layer_matrix* matrix,
+                                                  quadrant_handle* pairs, size_t capacity, size_t* count) {
+  if (matrix == nullptr) {
+    if (count != nullptr) *count = 0;
+    return fail(QUADRANT_INVALID_ARGUMENT, "quadrant: matrix is NULL");
+  }
+  return pairs_into(tree, 0, matrix, pairs, capacity, count);
+}
+quadrant_status quadrant_contacts_create(quadrant_contacts** out) {
+  if (out != nullptr) *out = nullptr;
+  return on(out, "out", [&] { *out = new quadrant_contacts; });
+}
+void quadrant_contacts_destroy(quadrant_contacts* contacts) { delete contacts; }
+quadrant_status quadrant_contacts_update(quadrant_contacts* contacts, const quadrant_tree* tree, uint32_t layers,
+                                         const quadrant_layer_matrix* matrix, quadrant_contact_step* out) {
+  return on(contacts, "contacts", [&] {
+    need(tree, "tree");
+    need(out, "out");
+    tree->track(*contacts, layers, matrix);
+    *out = quadrant_contact_step{contacts->begun.data(), contacts->begun.size(), contacts->ended.data(),
+                                 contacts->ended.size(), contacts->current.data(), contacts->current.size()};
+  });
+}
+quadrant_status quadrant_contacts_clear(quadrant_contacts* contacts) {
+  return on(contacts, "contacts", [&] { contacts->clear(); });
 }
 quadrant_status quadrant_trees_pairs(const quadrant_tree* a, const quadrant_tree* b, uint32_t layers_a,
                                      uint32_t layers_b, quadrant_pair_fn fn, void* user) {

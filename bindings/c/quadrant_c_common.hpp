@@ -199,6 +199,20 @@ quadrant::Config<D, S> config_of(const quadrant_config& c) {
   return cc;
 }
 
+// The C++ LayerMatrix of a C one; throws for a matrix that is not symmetric.
+inline quadrant::LayerMatrix layer_matrix_of(const quadrant_layer_matrix& m) {
+  quadrant::LayerMatrix out;
+  for (int i = 0; i < 32; ++i)
+    for (int j = 0; j < 32; ++j) {
+      const bool ij = (m.partners[i] >> j & 1u) != 0, ji = (m.partners[j] >> i & 1u) != 0;
+      if (ij != ji)
+        invalid("layer matrix: not symmetric (layer " + std::to_string(i) + " collides with " + std::to_string(j) +
+                " but not " + std::to_string(j) + " with " + std::to_string(i) + ")");
+      if (ij && i <= j) out.set(i, j);
+    }
+  return out;
+}
+
 // The scalar of a C struct as a bool (true: float); throws for anything else.
 template <class E>
 bool is_float(const E& scalar, const char* where) {

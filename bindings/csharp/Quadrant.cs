@@ -3,9 +3,9 @@
 // library). Written for C# 7.2 and .NET Standard 2.1, so the same file builds with mono's mcs and in Unity.
 //
 // Errors: a call the library refuses throws ArgumentException (bad input), InvalidOperationException (misuse) or
-// OutOfMemoryException, with the library's message; nothing changed. Threads: as the C API (docs/bindings.md):
-// reads may run concurrently, a mutation needs the object to itself. Queries fill lists the caller passes and
-// reuse the object's buffers, so a warm query allocates nothing.
+// OutOfMemoryException, with the library's message; nothing changed. Threads: one thread at a time per object
+// (queries reuse the object's buffers, so even two concurrent reads of one tree need a lock); different objects
+// may be used from different threads. Queries fill lists the caller passes, so a warm query allocates nothing.
 using System;
 using System.Collections.Generic;
 using System.Runtime.InteropServices;
@@ -97,28 +97,29 @@ namespace Quadrant
     public struct Shape
     {
         internal int Kind;
+        internal int Dims; // 2 or 3: the trees it fits
         internal double A0, A1, A2, B0, B1, B2, R0, R1, Angle;
         internal double[] Points;
         internal int RowMajor, ClipZeroToOne;
 
-        static Shape Make(int kind, double a0, double a1, double a2, double b0, double b1, double b2, double r0, double r1, double angle)
+        static Shape Make(int kind, double a0, double a1, double a2, double b0, double b1, double b2, double r0, double r1, double angle, int dims = 2)
         {
             Shape s = new Shape();
-            s.Kind = kind; s.A0 = a0; s.A1 = a1; s.A2 = a2; s.B0 = b0; s.B1 = b1; s.B2 = b2; s.R0 = r0; s.R1 = r1; s.Angle = angle;
+            s.Kind = kind; s.Dims = dims; s.A0 = a0; s.A1 = a1; s.A2 = a2; s.B0 = b0; s.B1 = b1; s.B2 = b2; s.R0 = r0; s.R1 = r1; s.Angle = angle;
             return s;
         }
         /// <summary>A 2D box.</summary>
         public static Shape Box(Box2 b) { return Make(0, b.MinX, b.MinY, 0, b.MaxX, b.MaxY, 0, 0, 0, 0); }
         /// <summary>A 3D box.</summary>
-        public static Shape Box(Box3 b) { return Make(0, b.MinX, b.MinY, b.MinZ, b.MaxX, b.MaxY, b.MaxZ, 0, 0, 0); }
+        public static Shape Box(Box3 b) { return Make(0, b.MinX, b.MinY, b.MinZ, b.MaxX, b.MaxY, b.MaxZ, 0, 0, 0, 3); }
         /// <summary>A 2D point.</summary>
         public static Shape Point(double x, double y) { return Make(1, x, y, 0, 0, 0, 0, 0, 0, 0); }
         /// <summary>A 3D point.</summary>
-        public static Shape Point(double x, double y, double z) { return Make(1, x, y, z, 0, 0, 0, 0, 0, 0); }
+        public static Shape Point(double x, double y, double z) { return Make(1, x, y, z, 0, 0, 0, 0, 0, 0, 3); }
         /// <summary>A circle (2D).</summary>
         public static Shape Circle(double x, double y, double radius) { return Make(2, x, y, 0, 0, 0, 0, radius, 0, 0); }
         /// <summary>A sphere (3D).</summary>
-        public static Shape Sphere(double x, double y, double z, double radius) { return Make(2, x, y, z, 0, 0, 0, radius, 0, 0); }
+        public static Shape Sphere(double x, double y, double z, double radius) { return Make(2, x, y, z, 0, 0, 0, radius, 0, 0, 3); }
         /// <summary>A ring: inner &lt;= distance from the centre &lt;= outer.</summary>
         public static Shape Ring(double x, double y, double inner, double outer) { return Make(3, x, y, 0, 0, 0, 0, inner, outer, 0); }
         /// <summary>An ellipse with semi-axes rx, ry, rotated by angle (radians, counter-clockwise).</summary>
@@ -141,13 +142,13 @@ namespace Quadrant
         /// <summary>A 2D segment.</summary>
         public static Shape Segment(double x0, double y0, double x1, double y1) { return Make(8, x0, y0, 0, x1, y1, 0, 0, 0, 0); }
         /// <summary>A 3D segment.</summary>
-        public static Shape Segment(double x0, double y0, double z0, double x1, double y1, double z1) { return Make(8, x0, y0, z0, x1, y1, z1, 0, 0, 0); }
+        public static Shape Segment(double x0, double y0, double z0, double x1, double y1, double z1) { return Make(8, x0, y0, z0, x1, y1, z1, 0, 0, 0, 3); }
         /// <summary>A view frustum from the 16 numbers of a view-projection matrix (Unity: camera.projectionMatrix *
         /// camera.worldToCameraMatrix, read row by row with rowMajor true; OpenGL clip depth).</summary>
         public static Shape Frustum(double[] matrix16, bool rowMajor, bool clipZeroToOne)
         {
             if (matrix16 == null || matrix16.Length != 16) throw new ArgumentException("quadrant: a frustum needs the 16 numbers of a matrix");
-            Shape s = Make(9, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+            Shape s = Make(9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3);
             s.Points = matrix16;
             s.RowMajor = rowMajor ? 1 : 0;
             s.ClipZeroToOne = clipZeroToOne ? 1 : 0;
@@ -156,8 +157,10 @@ namespace Quadrant
 
         // The native shape; a polygon's or frustum's numbers are pinned until the returned handle is freed (a
         // GCHandle is a table entry, not a managed allocation).
-        internal GCHandle Pin(out Native.NativeShape n)
+        internal GCHandle Pin(int dims, out Native.NativeShape n)
         {
+            if (Dims != dims)
+                throw new ArgumentException("quadrant: a " + Dims + "D shape given to a " + dims + "D index (a QuadTree and an AoiWorld take 2D shapes, an Octree 3D ones)");
             n = new Native.NativeShape();
             n.Kind = Kind; n.A0 = A0; n.A1 = A1; n.A2 = A2; n.B0 = B0; n.B1 = B1; n.B2 = B2; n.R0 = R0; n.R1 = R1; n.Angle = Angle;
             n.RowMajor = RowMajor; n.ClipZeroToOne = ClipZeroToOne;
@@ -244,9 +247,9 @@ namespace Quadrant
         /// <summary>True when the handle names an object of this tree.</summary>
         public bool Contains(Handle h) { return Native.quadrant_tree_contains(Ptr, h.Value) != 0; }
         /// <summary>The object's value.</summary>
-        public T Value(Handle h) { return values[Slot(h)]; }
+        public T Value(Handle h) { return values[Slot(h, "value")]; }
         /// <summary>Replaces the object's value.</summary>
-        public void SetValue(Handle h, T value) { values[Slot(h)] = value; }
+        public void SetValue(Handle h, T value) { values[Slot(h, "set_value")] = value; }
         /// <summary>The object's layer mask.</summary>
         public uint Layers(Handle h)
         {
@@ -257,10 +260,11 @@ namespace Quadrant
         /// <summary>Changes the object's layer mask.</summary>
         public void SetLayers(Handle h, uint layers) { Native.Check(Native.quadrant_tree_set_layers(Ptr, h.Value, layers)); }
 
-        int Slot(Handle h)
+        int Slot(Handle h, string what)
         {
             ulong v;
-            Native.Check(Native.quadrant_tree_value(Ptr, h.Value, out v));
+            if (Native.quadrant_tree_value(Ptr, h.Value, out v) != Native.Status.Ok)
+                throw new ArgumentException("quadrant: " + what + ": the handle names no object of this tree (stale or foreign)");
             return (int)v;
         }
 
@@ -286,7 +290,7 @@ namespace Quadrant
         /// <summary>Removes the object; its handle goes stale.</summary>
         public void Erase(Handle h)
         {
-            int slot = Slot(h);
+            int slot = Slot(h, "erase");
             Native.Check(Native.quadrant_tree_erase(Ptr, h.Value));
             values[slot] = default(T);
             freeSlots.Push(slot);
@@ -304,12 +308,13 @@ namespace Quadrant
         /// counts) and returns how many; with handles not null, their handles too. Allocates nothing once warm.</summary>
         public int Query(Shape shape, List<T> results, List<Handle> handles = null, uint layers = AllLayers)
         {
+            if (results == null) throw new ArgumentNullException("results");
             IntPtr t = Ptr;
             for (;;)
             {
                 UIntPtr n;
                 Native.NativeShape native;
-                GCHandle pin = shape.Pin(out native);
+                GCHandle pin = shape.Pin(dims, out native);
                 try { Native.Check(Native.quadrant_tree_query_into(t, ref native, layers, handleBuffer, valueBuffer, (UIntPtr)handleBuffer.Length, out n)); }
                 finally { Shape.Unpin(pin); }
                 ulong count = (ulong)n;
@@ -331,6 +336,7 @@ namespace Quadrant
         /// list of pairs of values) and returns how many.</summary>
         public int Pairs(List<KeyValuePair<T, T>> results, uint layers = AllLayers)
         {
+            if (results == null) throw new ArgumentNullException("results");
             if (pairSink == null) pairSink = new PairSink(this);
             pairSink.Results = results;
             pairSink.Count = 0;
@@ -515,6 +521,7 @@ namespace Quadrant
         /// target); returns how many. Allocates nothing once the list has grown.</summary>
         public int Tick(List<AoiEvent> events)
         {
+            if (events == null) throw new ArgumentNullException("events");
             IntPtr p;
             UIntPtr n;
             Native.Check(Native.quadrant_aoi_tick(Ptr, out p, out n));
@@ -534,6 +541,7 @@ namespace Quadrant
         delegate Native.Status IdRead(IntPtr world, ulong id, ulong[] ids, UIntPtr capacity, out UIntPtr count);
         int ReadIds(IdRead read, ulong id, List<ulong> results)
         {
+            if (results == null) throw new ArgumentNullException("results");
             for (;;)
             {
                 UIntPtr n;
@@ -556,12 +564,13 @@ namespace Quadrant
         /// <summary>Adds the ids in `layers` whose body box the 2D shape touches, ascending (a skill's area).</summary>
         public int Query(Shape shape, List<ulong> results, uint layers = AllLayers)
         {
+            if (results == null) throw new ArgumentNullException("results");
             IntPtr w = Ptr;
             for (;;)
             {
                 UIntPtr n;
                 Native.NativeShape native;
-                GCHandle pin = shape.Pin(out native);
+                GCHandle pin = shape.Pin(2, out native);
                 try { Native.Check(Native.quadrant_aoi_query_into(w, ref native, layers, ids, (UIntPtr)ids.Length, out n)); }
                 finally { Shape.Unpin(pin); }
                 ulong count = (ulong)n;
@@ -577,6 +586,14 @@ namespace Quadrant
         public bool Contains(ulong id) { return Native.quadrant_aoi_contains(Ptr, id) != 0; }
         /// <summary>Entities as of the last tick.</summary>
         public int Count { get { return (int)Native.quadrant_aoi_size(Ptr); } }
+        /// <summary>The position of id as of the last tick.</summary>
+        public void Position(ulong id, out double x, out double y)
+        {
+            Native.Check(Native.quadrant_aoi_position(Ptr, id, xy));
+            x = xy[0];
+            y = xy[1];
+        }
+        readonly double[] xy = new double[2];
         /// <summary>Pairs (watcher sees target) as of the last tick.</summary>
         public long PairCount { get { return (long)Native.quadrant_aoi_pair_count(Ptr); } }
         /// <summary>Checks every invariant by brute force (O(N^2): for tests).</summary>
@@ -586,7 +603,12 @@ namespace Quadrant
     /// <summary>The C API's declarations. Internal: the classes above are the binding.</summary>
     internal static class Native
     {
+#if (UNITY_IOS || UNITY_WEBGL) && !UNITY_EDITOR
+        // Linked statically into the player (libquadrant_c_static.a).
+        const string Lib = "__Internal";
+#else
         const string Lib = "quadrant_c";
+#endif
 
         internal enum Status { Ok = 0, InvalidArgument = 1, LogicError = 2, OutOfMemory = 3, InternalError = 4 }
 
@@ -684,13 +706,15 @@ namespace Quadrant
         [DllImport(Lib)] internal static extern int quadrant_aoi_contains(IntPtr world, ulong id);
         [DllImport(Lib)] internal static extern UIntPtr quadrant_aoi_size(IntPtr world);
         [DllImport(Lib)] internal static extern UIntPtr quadrant_aoi_pair_count(IntPtr world);
+        [DllImport(Lib)] internal static extern Status quadrant_aoi_position(IntPtr world, ulong id, [Out] double[] xy);
         [DllImport(Lib)] internal static extern Status quadrant_aoi_validate(IntPtr world);
     }
 
-    /// <summary>Marks a static method called from native code. Unity's IL2CPP needs it (it matches by name) to
-    /// compile the pair callback ahead of time; mono and .NET ignore it.</summary>
+    // Marks a static method called from native code. Unity's IL2CPP needs it (it matches by name) to compile the
+    // pair callback ahead of time; mono and .NET ignore it. Internal, so that it never clashes with Unity's own
+    // AOT.MonoPInvokeCallbackAttribute in the game's code.
     [AttributeUsage(AttributeTargets.Method)]
-    public sealed class MonoPInvokeCallbackAttribute : Attribute
+    internal sealed class MonoPInvokeCallbackAttribute : Attribute
     {
         /// <summary>The delegate type the method is passed as.</summary>
         public MonoPInvokeCallbackAttribute(Type type) { Type = type; }

@@ -121,7 +121,8 @@ static class Tests
             tree.Query(Shape.Segment(0, 0, 0, 10, 10, 10), hits);
             Check(hits.Count == 2, "octree: segment");
             Check(tree.Bounds(a).MaxZ == 2 && tree.Value(a) == "a", "octree: bounds and value");
-            Raises<ArgumentException>("2D shape", () => tree.Query(Shape.Ring(0, 0, 1, 2), hits));
+            Raises<ArgumentException>("2D shape given to a 3D index", () => tree.Query(Shape.Ring(0, 0, 1, 2), hits));
+            Raises<ArgumentException>("2D shape given to a 3D index", () => tree.Query(Shape.Circle(0, 0, 100), hits));
         }
         using (var tree = new QuadTree<string>(new Box2(0, 0, 100, 100)))
         {
@@ -136,6 +137,9 @@ static class Tests
             hits.Clear();
             tree.Query(Shape.Box(new Box2(0, 0, 100, 100)), hits, null, 2u);
             Check(hits.SequenceEqual(new[] { "far" }), "layers");
+            Raises<ArgumentException>("3D shape given to a 2D index", () => tree.Query(Shape.Sphere(0, 0, 0, 100), hits));
+            Raises<ArgumentException>("3D shape given to a 2D index", () => tree.Query(Shape.Box(new Box3(0, 0, 0, 1, 1, 1)), hits));
+            Raises<ArgumentNullException>("results", () => tree.Query(Shape.Circle(0, 0, 1), null));
         }
     }
 
@@ -195,6 +199,12 @@ static class Tests
             total += events.Count;
             sees = now;
             Check(world.PairCount == now.Count && world.Count == ents.Count, "pair count and size");
+            foreach (var p in ents.Take(5))
+            {
+                double px, py;
+                world.Position(p.Key, out px, out py);
+                Check(px == p.Value.X && py == p.Value.Y, "position as of the tick");
+            }
             foreach (var id in ents.Keys.Where(id => id % 5 == (ulong)(tick % 5)))
             {
                 ids.Clear();
@@ -239,7 +249,7 @@ static class Tests
         Check(tree.Count == 1, "bad input changed nothing");
         tree.Erase(h);
         Check(!tree.Contains(h), "an erased handle is stale");
-        Raises<ArgumentException>("stale", () => tree.Erase(h));
+        Raises<ArgumentException>("erase: the handle names no object", () => tree.Erase(h));
         Raises<ArgumentException>("stale", () => tree.Move(h, new Box2(1, 1, 2, 2)));
         Raises<ArgumentException>("stale", () => tree.Value(h));
         Check(tree.Count == 0, "still empty");

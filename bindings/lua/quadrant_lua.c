@@ -68,8 +68,29 @@ static void push_box(lua_State* L, int dims, const double* min, const double* ma
     lua_seti(L, -2, dims + i + 1);
   }
 }
-static uint32_t opt_layers(lua_State* L, int at) {
-  return (uint32_t)(luaL_optinteger(L, at, (lua_Integer)0xffffffffu) & 0xffffffff);
+/* A layer mask: 32 bits (0 .. 0xffffffff), or -1 for every layer. */
+static uint32_t check_layers(lua_State* L, int at) {
+  const lua_Integer v = luaL_checkinteger(L, at);
+  if (v < -1 || v > (lua_Integer)0xffffffffu)
+    luaL_error(L, "quadrant: layer mask %I is outside 32 bits (0 .. 0xffffffff, or -1 for every layer)", v);
+  return (uint32_t)(v & 0xffffffff);
+}
+static uint32_t opt_layers(lua_State* L, int at) { return lua_isnoneornil(L, at) ? 0xffffffffu : check_layers(L, at); }
+
+/* Raises for a key of the settings table at `at` that is not in `known` (a misspelt key would otherwise be
+ * ignored and its setting silently lost). */
+static void check_keys(lua_State* L, int at, const char* const* known, const char* what) {
+  lua_pushnil(L);
+  while (lua_next(L, at) != 0) {
+    int i, ok = 0;
+    if (lua_type(L, -2) == LUA_TSTRING)
+      for (i = 0; known[i] != NULL && !ok; ++i) ok = strcmp(lua_tostring(L, -2), known[i]) == 0;
+    if (!ok) {
+      lua_pop(L, 1);
+      luaL_error(L, "quadrant: %s{...}: unknown key %s", what, luaL_tolstring(L, -1, NULL));
+    }
+    lua_pop(L, 1);
+  }
 }
 
 /* The tree's values table (its user value) onto the stack. */
@@ -151,7 +172,10 @@ static int l_new(lua_State* L) {
   int dims = 2;
   const char* scalar;
   const char* placement;
+  static const char* const keys[] = {"dims", "scalar", "world", "max_depth", "split_threshold", "min_node_size",
+                                     "placement", NULL};
   luaL_checktype(L, 1, LUA_TTABLE);
+  check_keys(L, 1, keys, "new");
   lua_getfield(L, 1, "dims");
   dims = (int)luaL_optinteger(L, -1, 2);
   lua_pop(L, 1);
@@ -226,6 +250,8 @@ static int l_erase(lua_State* L) {
   LTree* t = check_tree(L, 1);
   const quadrant_handle h = check_handle(L, 2);
   uint64_t key = 0;
+  if (!quadrant_tree_contains(t->tree, h))
+    return luaL_error(L, "quadrant: erase: the handle names no object of this tree (stale or foreign)");
   raise_status(L, quadrant_tree_value(t->tree, h, &key));
   raise_status(L, quadrant_tree_erase(t->tree, h));
   push_values(L, 1);
@@ -245,7 +271,7 @@ static int l_move(lua_State* L) {
 
 static int l_set_layers(lua_State* L) {
   LTree* t = check_tree(L, 1);
-  raise_status(L, quadrant_tree_set_layers(t->tree, check_handle(L, 2), (uint32_t)(luaL_checkinteger(L, 3) & 0xffffffff)));
+  raise_status(L, quadrant_tree_set_layers(t->tree, check_handle(L, 2), check_layers(L, 3)));
   return 0;
 }
 
@@ -500,7 +526,12 @@ static LAoi* check_aoi(lua_State* L, int at) {
   if (a->aoi == NULL) luaL_error(L, "quadrant: the aoi world was destroyed");
   return a;
 }
-static uint64_t check_id(lua_State* L, int at) { return (uint64_t)luaL_checkinteger(L, at); }
+/* An id: a non-negative integer (the library orders ids as unsigned 64-bit values). */
+static uint64_t check_id(lua_State* L, int at) {
+  const lua_Integer id = luaL_checkinteger(L, at);
+  if (id < 0) luaL_error(L, "quadrant: aoi: id %I is negative (ids are integers >= 0)", id);
+  return (uint64_t)id;
+}
 
 /* quadrant.aoi{world = {minx, miny, maxx, maxy}, hysteresis = 0, skin = 0, scalar = "double", max_depth = 8,
  * split_threshold = 8} */
@@ -509,7 +540,9 @@ static int l_aoi_new(lua_State* L) {
   const char* scalar;
   LAoi* a;
   double box[4];
+  static const char* const keys[] = {"world", "hysteresis", "skin", "scalar", "max_depth", "split_threshold", NULL};
   luaL_checktype(L, 1, LUA_TTABLE);
+  check_keys(L, 1, keys, "aoi");
   lua_getfield(L, 1, "scalar");
   scalar = luaL_optstring(L, -1, "double");
   lua_pop(L, 1);
@@ -572,7 +605,7 @@ static int l_aoi_set_view_radius(lua_State* L) {
 }
 static int l_aoi_set_layers(lua_State* L) {
   LAoi* a = check_aoi(L, 1);
-  raise_status(L, quadrant_aoi_set_layers(a->aoi, check_id(L, 2), (uint32_t)(luaL_checkinteger(L, 3) & 0xffffffff)));
+  raise_status(L, quadrant_aoi_set_layers(a->aoi, check_id(L, 2), check_layers(L, 3)));
   return 0;
 }
 static int l_aoi_remove(lua_State* L) {

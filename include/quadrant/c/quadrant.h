@@ -237,6 +237,68 @@ QUADRANT_C_API quadrant_status quadrant_tree_stats(const quadrant_tree* tree, qu
 /** Checks every invariant of the tree: QUADRANT_OK, or QUADRANT_INTERNAL_ERROR naming the first broken one. */
 QUADRANT_C_API quadrant_status quadrant_tree_validate(const quadrant_tree* tree);
 
+/* ---- collision filters and contact events ---- */
+
+/** A symmetric 32 x 32 table of the layer pairs that collide (Unity's layer collision matrix; Box2D's category and
+ * mask bits): bit j of partners[i] is set when layers i and j collide. Zero-initialise it (= {0}: nothing
+ * collides), then fill it with quadrant_layer_matrix_between and quadrant_layer_matrix_set, which keep it
+ * symmetric; a matrix that is not symmetric is refused. Two objects make a pair when some layer of one collides
+ * with some layer of the other. */
+typedef struct quadrant_layer_matrix {
+  uint32_t partners[32];
+} quadrant_layer_matrix;
+
+/** Makes every layer of mask a collide with every layer of mask b (and b with a), keeping what was set:
+ * "players against anything" is between(m, PLAYERS, ~0u); for_each_pair with a mask is between(m, mask, mask). */
+QUADRANT_C_API void quadrant_layer_matrix_between(quadrant_layer_matrix* matrix, uint32_t a, uint32_t b);
+/** Makes layers a and b (0..31) collide (collide nonzero) or not, both ways. INVALID_ARGUMENT outside 0..31. */
+QUADRANT_C_API quadrant_status quadrant_layer_matrix_set(quadrant_layer_matrix* matrix, int a, int b, int collide);
+
+/** Calls fn once for every overlapping pair the matrix lets through (pruned at nodes: a filtered-out pair costs no
+ * box test). */
+QUADRANT_C_API quadrant_status quadrant_tree_pairs_filtered(const quadrant_tree* tree,
+                                                            const quadrant_layer_matrix* matrix, quadrant_pair_fn fn,
+                                                            void* user);
+/** The same pairs into an array of 2 * capacity handles, as quadrant_tree_pairs_into. */
+QUADRANT_C_API quadrant_status quadrant_tree_pairs_filtered_into(const quadrant_tree* tree,
+                                                                 const quadrant_layer_matrix* matrix,
+                                                                 quadrant_handle* pairs, size_t capacity,
+                                                                 size_t* count);
+
+/** Contact events: which pairs of one tree began and ended overlapping since the last step (Unity's
+ * OnTriggerEnter / OnTriggerExit, Box2D's begin / end touch events). Opaque. */
+typedef struct quadrant_contacts quadrant_contacts;
+
+/** Two objects whose boxes overlap; a has the lower slot (the handle's low 32 bits). In an ended contact a handle
+ * may be stale: its object was erased. */
+typedef struct quadrant_contact {
+  quadrant_handle a, b;
+} quadrant_contact;
+
+/** What one step found, in memory the tracker owns, valid until its next update, clear or destroy. Each list is
+ * sorted by (slot of a, slot of b), whatever the tree's placement or layout. */
+typedef struct quadrant_contact_step {
+  const quadrant_contact* begun; /**< pairs that overlap now and did not at the last step */
+  size_t begun_count;
+  const quadrant_contact* ended; /**< pairs that did and do not now (moved apart, left the layers, or erased) */
+  size_t ended_count;
+  const quadrant_contact* contacts; /**< every pair overlapping now */
+  size_t contact_count;
+} quadrant_contact_step;
+
+/** Creates a tracker with no contacts: its first update reports every pair as begun. */
+QUADRANT_C_API quadrant_status quadrant_contacts_create(quadrant_contacts** out);
+/** Frees a tracker; NULL is ignored. */
+QUADRANT_C_API void quadrant_contacts_destroy(quadrant_contacts* contacts);
+/** One step over the tree's pairs in `layers`, or through `matrix` when it is not NULL. INVALID_ARGUMENT, with the
+ * tracker unchanged, for another tree than the previous steps' (clear first to switch trees). On
+ * OUT_OF_MEMORY the tracker is cleared (its next update reports every pair as begun). */
+QUADRANT_C_API quadrant_status quadrant_contacts_update(quadrant_contacts* contacts, const quadrant_tree* tree,
+                                                       uint32_t layers, const quadrant_layer_matrix* matrix,
+                                                       quadrant_contact_step* out);
+/** Forgets every contact and the tree. */
+QUADRANT_C_API quadrant_status quadrant_contacts_clear(quadrant_contacts* contacts);
+
 /** One node of a tree, as quadrant_tree_query_nodes, quadrant_tree_for_each_node and quadrant_tree_locate give it
  * (see NodeView in the C++ API; the first dims values of each array are set). */
 typedef struct quadrant_node {
