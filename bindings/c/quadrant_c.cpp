@@ -462,6 +462,29 @@ int collect_pair(void* user, quadrant_handle a, uint64_t, quadrant_handle b, uin
   ++c->count;
   return 1;
 }
+struct CollectRay {
+  quadrant_handle* handles;
+  uint64_t* values;
+  double* ts;
+  size_t capacity, count;
+};
+int collect_ray(void* user, quadrant_handle h, uint64_t v, double t) {
+  auto* c = static_cast<CollectRay*>(user);
+  if (c->handles != nullptr) c->handles[c->count] = h;
+  if (c->values != nullptr) c->values[c->count] = v;
+  if (c->ts != nullptr) c->ts[c->count] = t;
+  return ++c->count < c->capacity;
+}
+struct CollectNodes {
+  quadrant_node* nodes;
+  size_t capacity, count;
+};
+int collect_node(void* user, const quadrant_node* n) {
+  auto* c = static_cast<CollectNodes*>(user);
+  if (c->nodes != nullptr && c->count < c->capacity) c->nodes[c->count] = *n;
+  ++c->count;
+  return 1;
+}
 }  // namespace
 
 quadrant_status quadrant_tree_query_into(const quadrant_tree* tree, const quadrant_shape* shape, uint32_t layers,
@@ -549,9 +572,32 @@ quadrant_status quadrant_trees_pairs(const quadrant_tree* a, const quadrant_tree
     a->pairs_with(*b, layers_a, layers_b, fn, user);
   });
 }
+quadrant_status quadrant_trees_pairs_into(const quadrant_tree* a, const quadrant_tree* b, uint32_t layers_a,
+                                          uint32_t layers_b, quadrant_handle* pairs, size_t capacity, size_t* count) {
+  if (count != nullptr) *count = 0;
+  return on(a, "a", [&] {
+    need(b, "b");
+    need(count, "count");
+    Collect c{pairs, nullptr, capacity, 0};
+    a->pairs_with(*b, layers_a, layers_b, &collect_pair, &c);
+    *count = c.count;
+  });
+}
 quadrant_status quadrant_tree_raycast(const quadrant_tree* tree, const double* a, const double* b, uint32_t layers,
                                       quadrant_ray_fn fn, void* user) {
   return on(tree, "tree", [&] { tree->raycast(a, b, layers, fn, user); });
+}
+quadrant_status quadrant_tree_raycast_into(const quadrant_tree* tree, const double* a, const double* b,
+                                           uint32_t layers, quadrant_handle* handles, uint64_t* values, double* ts,
+                                           size_t capacity, size_t* count) {
+  if (count != nullptr) *count = 0;
+  return on(tree, "tree", [&] {
+    need(count, "count");
+    if (capacity == 0) return;
+    CollectRay c{handles, values, ts, capacity, 0};
+    tree->raycast(a, b, layers, &collect_ray, &c);
+    *count = c.count;
+  });
 }
 quadrant_status quadrant_tree_nearest(const quadrant_tree* tree, const double* point, size_t k, double max_distance,
                                       uint32_t layers, quadrant_handle* handles, double* distances, size_t* count) {
@@ -566,6 +612,17 @@ quadrant_status quadrant_tree_query_nodes(const quadrant_tree* tree, const quadr
   return on(tree, "tree", [&] {
     need(shape, "shape");
     tree->query_nodes(*shape, skip_empty != 0, fn, user);
+  });
+}
+quadrant_status quadrant_tree_query_nodes_into(const quadrant_tree* tree, const quadrant_shape* shape, int skip_empty,
+                                              quadrant_node* nodes, size_t capacity, size_t* count) {
+  if (count != nullptr) *count = 0;
+  return on(tree, "tree", [&] {
+    need(shape, "shape");
+    need(count, "count");
+    CollectNodes c{nodes, capacity, 0};
+    tree->query_nodes(*shape, skip_empty != 0, &collect_node, &c);
+    *count = c.count;
   });
 }
 quadrant_status quadrant_tree_for_each_node(const quadrant_tree* tree, quadrant_node_fn fn, void* user) {

@@ -171,6 +171,43 @@ void check_parity(Placement placement, std::uint32_t seed) {
                  [&](quadrant::Handle, const std::uint64_t& v, S t) { pr.emplace_back(v, static_cast<double>(t)); },
                  layers);
     EXPECT_EQ(cr, pr) << "raycast";
+    // The same into arrays: all of them, and the first alone.
+    {
+      std::vector<quadrant_handle> rh(pr.size() + 1);
+      std::vector<std::uint64_t> rv(pr.size() + 1);
+      std::vector<double> rt(pr.size() + 1);
+      std::size_t n = 99;
+      ASSERT_EQ(quadrant_tree_raycast_into(ct, p, q, layers, rh.data(), rv.data(), rt.data(), rh.size(), &n),
+                QUADRANT_OK);
+      ASSERT_EQ(n, pr.size());
+      for (std::size_t k = 0; k < n; ++k) EXPECT_EQ(std::make_pair(rv[k], rt[k]), pr[k]) << "raycast_into";
+      ASSERT_EQ(quadrant_tree_raycast_into(ct, p, q, layers, nullptr, rv.data(), nullptr, 1, &n), QUADRANT_OK);
+      EXPECT_EQ(n, pr.empty() ? 0u : 1u);
+      if (!pr.empty()) {
+        EXPECT_EQ(rv[0], pr[0].first) << "raycast_into, the first hit";
+      }
+    }
+    // The leaves a box touches, into an array, as the callback gives them.
+    {
+      const quadrant_shape window = quadrant_shape_box(D, p, p);
+      std::vector<std::uint32_t> by_fn;
+      ASSERT_EQ(quadrant_tree_query_nodes(
+                    ct, &window, 0,
+                    [](void* user, const quadrant_node* n) {
+                      static_cast<std::vector<std::uint32_t>*>(user)->push_back(n->id);
+                      return 1;
+                    },
+                    &by_fn),
+                QUADRANT_OK);
+      std::vector<quadrant_node> nodes(by_fn.size());
+      std::size_t n = 0;
+      ASSERT_EQ(quadrant_tree_query_nodes_into(ct, &window, 0, nodes.data(), nodes.size(), &n), QUADRANT_OK);
+      ASSERT_EQ(n, by_fn.size());
+      for (std::size_t k = 0; k < n; ++k) EXPECT_EQ(nodes[k].id, by_fn[k]) << "query_nodes_into";
+      std::size_t expected = 0;
+      tree.query_nodes(pv, [&](const quadrant::NodeView<D, S>&) { ++expected; }, false);
+      EXPECT_EQ(n, expected) << "query_nodes against the C++ tree";
+    }
     // Nearest 7.
     quadrant_handle hs[7];
     double dist[7];
@@ -232,6 +269,20 @@ void check_parity(Placement placement, std::uint32_t seed) {
             QUADRANT_OK);
   quadrant::for_each_pair(tree, tree2, [&](const std::uint64_t& a, const std::uint64_t& b) { p2.emplace(a, b); });
   EXPECT_EQ(c2, p2) << "two-tree pairs";
+  {
+    std::vector<quadrant_handle> flat(2 * p2.size());
+    std::size_t n = 0;
+    ASSERT_EQ(quadrant_trees_pairs_into(ct, other, ~0u, ~0u, flat.data(), p2.size(), &n), QUADRANT_OK);
+    ASSERT_EQ(n, p2.size());
+    std::set<std::pair<std::uint64_t, std::uint64_t>> c3;
+    for (std::size_t k = 0; k < n; ++k) {
+      std::uint64_t va = 0, vb = 0;
+      ASSERT_EQ(quadrant_tree_value(ct, flat[2 * k], &va), QUADRANT_OK);
+      ASSERT_EQ(quadrant_tree_value(other, flat[2 * k + 1], &vb), QUADRANT_OK);
+      c3.emplace(va, vb);
+    }
+    EXPECT_EQ(c3, p2) << "two-tree pairs into an array";
+  }
   EXPECT_GT(p2.size(), 10u);
   quadrant_config wrong;
   quadrant_config_init(&wrong, D == 2 ? 3 : 2, cc.scalar);

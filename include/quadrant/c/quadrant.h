@@ -224,9 +224,19 @@ QUADRANT_C_API quadrant_status quadrant_tree_pairs_into(const quadrant_tree* tre
  * and b must be different trees of the same dims and scalar (their placements and worlds may differ). */
 QUADRANT_C_API quadrant_status quadrant_trees_pairs(const quadrant_tree* a, const quadrant_tree* b, uint32_t layers_a,
                                                     uint32_t layers_b, quadrant_pair_fn fn, void* user);
+/** The same cross pairs into an array of 2 * capacity handles (a's, b's, ...); *count: how many in all. */
+QUADRANT_C_API quadrant_status quadrant_trees_pairs_into(const quadrant_tree* a, const quadrant_tree* b,
+                                                         uint32_t layers_a, uint32_t layers_b, quadrant_handle* pairs,
+                                                         size_t capacity, size_t* count);
 /** Walks the segment from a to b and calls fn for every object in `layers` it crosses, nearest first. */
 QUADRANT_C_API quadrant_status quadrant_tree_raycast(const quadrant_tree* tree, const double* a, const double* b,
                                                      uint32_t layers, quadrant_ray_fn fn, void* user);
+/** The first `capacity` objects the segment crosses, nearest first, into handles, values and ts (each may be NULL):
+ * capacity 1 is the first hit alone, and stops the walk there. *count receives how many were found (at most
+ * capacity). */
+QUADRANT_C_API quadrant_status quadrant_tree_raycast_into(const quadrant_tree* tree, const double* a, const double* b,
+                                                          uint32_t layers, quadrant_handle* handles, uint64_t* values,
+                                                          double* ts, size_t capacity, size_t* count);
 /** The k objects in `layers` nearest to `point` within max_distance (inclusive; INFINITY for no limit), nearest
  * first, into handles and distances (either may be NULL; capacity k); *count receives how many were found. */
 QUADRANT_C_API quadrant_status quadrant_tree_nearest(const quadrant_tree* tree, const double* point, size_t k,
@@ -320,6 +330,10 @@ typedef int (*quadrant_node_fn)(void* user, const quadrant_node* node);
  * touch"); with skip_empty nonzero, subtrees holding no object are skipped. */
 QUADRANT_C_API quadrant_status quadrant_tree_query_nodes(const quadrant_tree* tree, const quadrant_shape* shape,
                                                          int skip_empty, quadrant_node_fn fn, void* user);
+/** The same leaves into an array (up to capacity); *count receives how many there are in all. */
+QUADRANT_C_API quadrant_status quadrant_tree_query_nodes_into(const quadrant_tree* tree, const quadrant_shape* shape,
+                                                              int skip_empty, quadrant_node* nodes, size_t capacity,
+                                                              size_t* count);
 /** Calls fn for every node in pre-order (a parent before its children): to draw the tree. */
 QUADRANT_C_API quadrant_status quadrant_tree_for_each_node(const quadrant_tree* tree, quadrant_node_fn fn, void* user);
 /** The leaf whose cell holds `point` into *out; INVALID_ARGUMENT for a point outside the world. */
