@@ -15,12 +15,6 @@
 static double coord(double lo, unsigned n) { return lo + rnd(n) / 16.0; }
 
 enum { N = 400 };
-typedef struct {
-  int live;
-  double min[3], max[3];
-  uint32_t layers;
-  quadrant_handle h;
-} Obj;
 static Obj objs[N];
 
 static int overlaps(int d, const double* amin, const double* amax, const double* bmin, const double* bmax) {

@@ -32,4 +32,12 @@ static unsigned rnd(unsigned n) {
   return (unsigned)((rng_state >> 33) % n);
 }
 
+/* A tree object as the tests' models keep it: its box, layers and handle. */
+typedef struct {
+  int live;
+  double min[3], max[3];
+  uint32_t layers;
+  quadrant_handle h;
+} Obj;
+
 #endif

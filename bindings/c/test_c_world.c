@@ -100,13 +100,7 @@ static void check_nodes(int d, quadrant_scalar scalar) {
 /* ---- filters and contact events ---- */
 
 enum { CT_N = 150 };
-typedef struct {
-  int live;
-  double min[3], max[3];
-  uint32_t layers;
-  quadrant_handle h;
-} CtObj;
-static CtObj cobj[CT_N];
+static Obj cobj[CT_N];
 typedef struct {
   quadrant_handle a, b;
 } HPair;
@@ -117,7 +111,7 @@ static int cmp_hpair(const void* x, const void* y) {
   if (slot_of(p->b) != slot_of(q->b)) return slot_of(p->b) < slot_of(q->b) ? -1 : 1;
   return 0;
 }
-static int boxes_overlap(int d, const CtObj* x, const CtObj* y) {
+static int boxes_overlap(int d, const Obj* x, const Obj* y) {
   int k;
   for (k = 0; k < d; ++k)
     if (x->max[k] < y->min[k] || y->max[k] < x->min[k]) return 0;
@@ -133,7 +127,7 @@ static size_t model_pairs(int d, int filtered, HPair* out) {
   int i, j;
   for (i = 0; i < CT_N; ++i)
     for (j = i + 1; j < CT_N; ++j) {
-      const CtObj *x = &cobj[i], *y = &cobj[j];
+      const Obj *x = &cobj[i], *y = &cobj[j];
       if (!x->live || !y->live || !boxes_overlap(d, x, y)) continue;
       if (filtered && !model_allows(x->layers, y->layers)) continue;
       out[n].a = slot_of(x->h) < slot_of(y->h) ? x->h : y->h;
@@ -187,7 +181,7 @@ static void check_contacts(int d, quadrant_scalar scalar, quadrant_placement pla
     quadrant_contact_step got, fgot;
     size_t n, fn, m, count;
     for (i = 0; i < CT_N; ++i) {
-      CtObj* o = &cobj[i];
+      Obj* o = &cobj[i];
       const unsigned roll = rnd(100);
       if (!o->live) {
         if (roll < (step == 0 ? 90u : 20u)) {
