@@ -166,39 +166,58 @@ static int finish_query(lua_State* L, LTree* t, const quadrant_shape* shape, int
 
 /* ---- the module ---- */
 
+/* The settings table's fields (the table is argument 1): a key's value, or `def` when it is absent. */
+static lua_Integer field_integer(lua_State* L, const char* key, lua_Integer def) {
+  lua_Integer v;
+  lua_getfield(L, 1, key);
+  v = luaL_optinteger(L, -1, def);
+  lua_pop(L, 1);
+  return v;
+}
+static double field_number(lua_State* L, const char* key, double def) {
+  double v;
+  lua_getfield(L, 1, key);
+  v = (double)luaL_optnumber(L, -1, def);
+  lua_pop(L, 1);
+  return v;
+}
+static quadrant_scalar field_scalar(lua_State* L) {
+  const char* scalar;
+  int is_float;
+  lua_getfield(L, 1, "scalar");
+  scalar = luaL_optstring(L, -1, "double");
+  is_float = strcmp(scalar, "float") == 0;
+  if (!is_float && strcmp(scalar, "double") != 0)
+    luaL_error(L, "quadrant: scalar is \"%s\", not \"float\" or \"double\"", scalar);
+  lua_pop(L, 1);
+  return is_float ? QUADRANT_FLOAT : QUADRANT_DOUBLE;
+}
+/* The `world` field: a box of `dims` dimensions; `what` names the constructor in the message. */
+static void field_world(lua_State* L, int dims, double* min, double* max, const char* what) {
+  lua_getfield(L, 1, "world");
+  if (lua_isnil(L, -1))
+    luaL_error(L, "quadrant: %s{...} needs world = {minx, miny, %smaxx, maxy%s}", what, dims == 3 ? "minz, " : "",
+               dims == 3 ? ", maxz" : "");
+  read_box(L, lua_gettop(L), dims, min, max);
+  lua_pop(L, 1);
+}
+
 static int l_new(lua_State* L) {
   quadrant_config config;
   LTree* t;
   int dims = 2;
-  const char* scalar;
   const char* placement;
   static const char* const keys[] = {"dims", "scalar", "world", "max_depth", "split_threshold", "min_node_size",
                                      "placement", NULL};
   luaL_checktype(L, 1, LUA_TTABLE);
   check_keys(L, 1, keys, "new");
-  lua_getfield(L, 1, "dims");
-  dims = (int)luaL_optinteger(L, -1, 2);
-  lua_pop(L, 1);
-  lua_getfield(L, 1, "scalar");
-  scalar = luaL_optstring(L, -1, "double");
-  lua_pop(L, 1);
-  if (strcmp(scalar, "float") != 0 && strcmp(scalar, "double") != 0)
-    return luaL_error(L, "quadrant: scalar is \"%s\", not \"float\" or \"double\"", scalar);
+  dims = (int)field_integer(L, "dims", 2);
   if (dims != 2 && dims != 3) return luaL_error(L, "quadrant: dims is %d, not 2 or 3", dims);
-  quadrant_config_init(&config, dims, strcmp(scalar, "float") == 0 ? QUADRANT_FLOAT : QUADRANT_DOUBLE);
-  lua_getfield(L, 1, "world");
-  if (lua_isnil(L, -1)) return luaL_error(L, "quadrant: new{...} needs world = {minx, miny, maxx, maxy}");
-  read_box(L, lua_gettop(L), dims, config.world_min, config.world_max);
-  lua_pop(L, 1);
-  lua_getfield(L, 1, "max_depth");
-  config.max_depth = (int)luaL_optinteger(L, -1, config.max_depth);
-  lua_pop(L, 1);
-  lua_getfield(L, 1, "split_threshold");
-  config.split_threshold = (int)luaL_optinteger(L, -1, config.split_threshold);
-  lua_pop(L, 1);
-  lua_getfield(L, 1, "min_node_size");
-  config.min_node_size = (double)luaL_optnumber(L, -1, 0);
-  lua_pop(L, 1);
+  quadrant_config_init(&config, dims, field_scalar(L));
+  field_world(L, dims, config.world_min, config.world_max, "new");
+  config.max_depth = (int)field_integer(L, "max_depth", config.max_depth);
+  config.split_threshold = (int)field_integer(L, "split_threshold", config.split_threshold);
+  config.min_node_size = field_number(L, "min_node_size", 0);
   lua_getfield(L, 1, "placement");
   placement = luaL_optstring(L, -1, "loose");
   lua_pop(L, 1);
@@ -537,36 +556,16 @@ static uint64_t check_id(lua_State* L, int at) {
  * split_threshold = 8} */
 static int l_aoi_new(lua_State* L) {
   quadrant_aoi_settings settings;
-  const char* scalar;
   LAoi* a;
-  double box[4];
   static const char* const keys[] = {"world", "hysteresis", "skin", "scalar", "max_depth", "split_threshold", NULL};
   luaL_checktype(L, 1, LUA_TTABLE);
   check_keys(L, 1, keys, "aoi");
-  lua_getfield(L, 1, "scalar");
-  scalar = luaL_optstring(L, -1, "double");
-  lua_pop(L, 1);
-  if (strcmp(scalar, "float") != 0 && strcmp(scalar, "double") != 0)
-    return luaL_error(L, "quadrant: scalar is \"%s\", not \"float\" or \"double\"", scalar);
-  quadrant_aoi_settings_init(&settings, strcmp(scalar, "float") == 0 ? QUADRANT_FLOAT : QUADRANT_DOUBLE);
-  lua_getfield(L, 1, "world");
-  if (lua_isnil(L, -1)) return luaL_error(L, "quadrant: aoi{...} needs world = {minx, miny, maxx, maxy}");
-  read_numbers(L, lua_gettop(L), box, 4, "a world box");
-  lua_pop(L, 1);
-  settings.world_min[0] = box[0], settings.world_min[1] = box[1];
-  settings.world_max[0] = box[2], settings.world_max[1] = box[3];
-  lua_getfield(L, 1, "hysteresis");
-  settings.hysteresis = (double)luaL_optnumber(L, -1, settings.hysteresis);
-  lua_pop(L, 1);
-  lua_getfield(L, 1, "skin");
-  settings.skin = (double)luaL_optnumber(L, -1, settings.skin);
-  lua_pop(L, 1);
-  lua_getfield(L, 1, "max_depth");
-  settings.max_depth = (int)luaL_optinteger(L, -1, settings.max_depth);
-  lua_pop(L, 1);
-  lua_getfield(L, 1, "split_threshold");
-  settings.split_threshold = (int)luaL_optinteger(L, -1, settings.split_threshold);
-  lua_pop(L, 1);
+  quadrant_aoi_settings_init(&settings, field_scalar(L));
+  field_world(L, 2, settings.world_min, settings.world_max, "aoi");
+  settings.hysteresis = field_number(L, "hysteresis", settings.hysteresis);
+  settings.skin = field_number(L, "skin", settings.skin);
+  settings.max_depth = (int)field_integer(L, "max_depth", settings.max_depth);
+  settings.split_threshold = (int)field_integer(L, "split_threshold", settings.split_threshold);
   a = (LAoi*)lua_newuserdatauv(L, sizeof(LAoi), 0);
   memset(a, 0, sizeof *a);
   luaL_setmetatable(L, AOI_META);
