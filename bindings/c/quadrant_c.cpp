@@ -6,6 +6,7 @@
 
 #include <limits>
 #include <memory>
+#include <tuple>
 #include <utility>
 
 #include <quadrant/version.hpp>
@@ -35,6 +36,8 @@ struct quadrant_tree {
   virtual void erase(quadrant_handle h) = 0;
   virtual void move(quadrant_handle h, const double* min, const double* max) = 0;
   virtual void move_many(const quadrant_handle* hs, const double* mins, const double* maxs, std::size_t n) = 0;
+  virtual void assign(const double* mins, const double* maxs, const std::uint64_t* values, const std::uint32_t* layers,
+                      std::size_t n, quadrant_handle* handles) = 0;
   virtual void set_layers(quadrant_handle h, std::uint32_t layers) = 0;
   virtual void set_value(quadrant_handle h, std::uint64_t value) = 0;
   virtual void clear() = 0;
@@ -71,6 +74,10 @@ struct TreeC final : quadrant_tree {
 
   explicit TreeC(const quadrant::Config<D, S>& c) : tree(c) {}
   Tree tree;
+  // Scratch of the bulk calls, kept so that a frame of moves or a rebuild allocates nothing once warm.
+  std::vector<quadrant::Handle> move_handles;
+  std::vector<B> move_boxes;
+  std::vector<std::tuple<B, std::uint64_t, std::uint32_t>> items;
 
   static V vec(const double* p, const char* name) { return vec_of<D, S>(p, name); }
   static B box(const double* min, const double* max) { return box_of<D, S>(min, max); }
@@ -99,13 +106,34 @@ struct TreeC final : quadrant_tree {
     need(hs, "handles");
     need(mins, "mins");
     need(maxs, "maxs");
-    std::vector<quadrant::Handle> handles(n);
-    std::vector<B> boxes(n);
+    // Every handle and box is checked before the first move, so a bad one leaves the tree as it was.
+    move_handles.resize(n);
+    move_boxes.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-      handles[i] = live(hs[i], "move_many");
-      boxes[i] = box(mins + i * D, maxs + i * D);
+      move_handles[i] = live(hs[i], "move_many");
+      move_boxes[i] = box(mins + i * D, maxs + i * D);
     }
-    tree.move(std::span<const quadrant::Handle>(handles), std::span<const B>(boxes));
+    tree.move(std::span<const quadrant::Handle>(move_handles.data(), n), std::span<const B>(move_boxes.data(), n));
+  }
+  void assign(const double* mins, const double* maxs, const std::uint64_t* values, const std::uint32_t* layers,
+              std::size_t n, quadrant_handle* handles) override {
+    if (n > 0) {
+      need(mins, "mins");
+      need(maxs, "maxs");
+    }
+    // Boxes are converted (and NaNs refused) here; Tree::assign checks the rest and names the bad item.
+    items.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      try {
+        items[i] = {box(mins + i * D, maxs + i * D), values != nullptr ? values[i] : std::uint64_t{i},
+                    layers != nullptr ? layers[i] : ~0u};
+      } catch (const std::invalid_argument& e) {
+        invalid(std::string(e.what()) + " (item " + std::to_string(i) + ")");
+      }
+    }
+    tree.assign(items, move_handles);
+    if (handles != nullptr)
+      for (std::size_t i = 0; i < n; ++i) handles[i] = encode(move_handles[i]);
   }
   void set_layers(quadrant_handle h, std::uint32_t layers) override { tree.set_layers(live(h, "set_layers"), layers); }
   void set_value(quadrant_handle h, std::uint64_t value) override {
@@ -399,6 +427,11 @@ quadrant_status quadrant_tree_move(quadrant_tree* tree, quadrant_handle handle, 
 quadrant_status quadrant_tree_move_many(quadrant_tree* tree, const quadrant_handle* handles, const double* mins,
                                         const double* maxs, size_t count) {
   return on(tree, "tree", [&] { tree->move_many(handles, mins, maxs, count); });
+}
+quadrant_status quadrant_tree_assign(quadrant_tree* tree, const double* mins, const double* maxs,
+                                     const uint64_t* values, const uint32_t* layers, size_t count,
+                                     quadrant_handle* handles) {
+  return on(tree, "tree", [&] { tree->assign(mins, maxs, values, layers, count, handles); });
 }
 quadrant_status quadrant_tree_set_layers(quadrant_tree* tree, quadrant_handle handle, uint32_t layers) {
   return on(tree, "tree", [&] { tree->set_layers(handle, layers); });

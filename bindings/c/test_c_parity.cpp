@@ -317,4 +317,133 @@ TEST(CApiParity, EveryShapeAndWalk3DDouble) {
   for (Placement p : {Placement::Loose, Placement::Parent, Placement::Leaves}) check_parity<3, double>(p, 4);
 }
 
+// quadrant_tree_assign builds what the C++ Tree::assign builds from the same items: the same handles, values,
+// layers and boxes, and every box query answers the same objects in the same order; a bad item is named and
+// leaves the tree as it was.
+template <int D, class S>
+void check_assign(Placement placement, std::uint32_t seed) {
+  SCOPED_TRACE(std::string(D == 2 ? "2D " : "3D ") + (sizeof(S) == 4 ? "float " : "double ") +
+               quadrant::to_string(placement));
+  std::mt19937 rng(seed);
+  auto real = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  quadrant_config cc;
+  quadrant_config_init(&cc, D, sizeof(S) == 4 ? QUADRANT_FLOAT : QUADRANT_DOUBLE);
+  quadrant::Config<D, S> config;
+  for (int i = 0; i < D; ++i) {
+    cc.world_min[i] = 0, cc.world_max[i] = 100;
+    config.world.min[i] = S(0), config.world.max[i] = S(100);
+  }
+  cc.placement = placement == Placement::Loose ? QUADRANT_LOOSE : placement == Placement::Parent ? QUADRANT_PARENT : QUADRANT_LEAVES;
+  config.placement = placement;
+  cc.split_threshold = config.split_threshold = 5;
+  quadrant_tree* ct = nullptr;
+  ASSERT_EQ(quadrant_tree_create(&cc, &ct), QUADRANT_OK) << quadrant_last_error();
+  quadrant::Tree<D, std::uint64_t, S> tree(config);
+  const std::size_t n = 500;
+  std::vector<double> mins(n * D), maxs(n * D);
+  std::vector<std::uint64_t> values(n);
+  std::vector<std::uint32_t> layers(n);
+  std::vector<std::tuple<quadrant::Box<D, S>, std::uint64_t, std::uint32_t>> items(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    auto& [b, v, l] = items[i];
+    const double side = real(0, 1) < 0.1 ? real(5, 20) : real(0, 3);
+    for (int a = 0; a < D; ++a) {
+      mins[i * D + a] = static_cast<double>(b.min[a] = static_cast<S>(real(-5, 105)));
+      maxs[i * D + a] = static_cast<double>(b.max[a] = static_cast<S>(mins[i * D + a] + side));
+    }
+    values[i] = v = 1000 + i * 7;
+    layers[i] = l = 1u << (i % 4);
+  }
+  // Something to replace first: assign drops it.
+  const double lo[3] = {1, 1, 1}, hi[3] = {2, 2, 2};
+  quadrant_handle old = 0;
+  ASSERT_EQ(quadrant_tree_insert(ct, lo, hi, 5, ~0u, &old), QUADRANT_OK);
+  std::vector<quadrant_handle> handles(n);
+  ASSERT_EQ(quadrant_tree_assign(ct, mins.data(), maxs.data(), values.data(), layers.data(), n, handles.data()),
+            QUADRANT_OK)
+      << quadrant_last_error();
+  const std::vector<quadrant::Handle> want = tree.assign(items);
+  EXPECT_EQ(quadrant_tree_contains(ct, old), 0);
+  ASSERT_EQ(quadrant_tree_size(ct), n);
+  ASSERT_EQ(quadrant_tree_validate(ct), QUADRANT_OK) << quadrant_last_error();
+  for (std::size_t i = 0; i < n; ++i) {
+    // The C handle is slot + 1 below, generation above.
+    EXPECT_EQ(handles[i] & 0xffffffffu, want[i].index() + 1u);
+    std::uint64_t v = 0;
+    std::uint32_t l = 0;
+    double bmin[3], bmax[3];
+    ASSERT_EQ(quadrant_tree_value(ct, handles[i], &v), QUADRANT_OK);
+    ASSERT_EQ(quadrant_tree_layers(ct, handles[i], &l), QUADRANT_OK);
+    ASSERT_EQ(quadrant_tree_bounds(ct, handles[i], bmin, bmax), QUADRANT_OK);
+    EXPECT_EQ(v, values[i]);
+    EXPECT_EQ(l, layers[i]);
+    for (int a = 0; a < D; ++a) {
+      EXPECT_EQ(bmin[a], mins[i * D + a]);
+      EXPECT_EQ(bmax[a], maxs[i * D + a]);
+    }
+  }
+  for (int round = 0; round < 40; ++round) {
+    double qlo[3], qhi[3];
+    quadrant::Box<D, S> q;
+    for (int a = 0; a < D; ++a) {
+      const double x = real(-10, 100), w = real(0, 30);
+      qlo[a] = static_cast<double>(q.min[a] = static_cast<S>(x));
+      qhi[a] = static_cast<double>(q.max[a] = static_cast<S>(x + w));
+    }
+    std::vector<std::uint64_t> got(n), expect;
+    std::size_t count = 0;
+    const quadrant_shape shape = quadrant_shape_box(D, qlo, qhi);
+    ASSERT_EQ(quadrant_tree_query_into(ct, &shape, ~0u, nullptr, got.data(), n, &count), QUADRANT_OK);
+    got.resize(count);
+    tree.query(q, [&](const std::uint64_t& v) { expect.push_back(v); });
+    EXPECT_EQ(got, expect);
+  }
+  // Values and layers may be left out: values become the items' indices, layers every layer.
+  quadrant_tree* plain = nullptr;
+  ASSERT_EQ(quadrant_tree_create(&cc, &plain), QUADRANT_OK);
+  ASSERT_EQ(quadrant_tree_assign(plain, mins.data(), maxs.data(), nullptr, nullptr, n, handles.data()), QUADRANT_OK);
+  for (std::size_t i = 0; i < n; i += 37) {
+    std::uint64_t v = 0;
+    std::uint32_t l = 0;
+    ASSERT_EQ(quadrant_tree_value(plain, handles[i], &v), QUADRANT_OK);
+    ASSERT_EQ(quadrant_tree_layers(plain, handles[i], &l), QUADRANT_OK);
+    EXPECT_EQ(v, i);
+    EXPECT_EQ(l, ~0u);
+  }
+  quadrant_tree_destroy(plain);
+  // A bad item is named, and nothing changes: not the objects, not their handles.
+  ASSERT_EQ(quadrant_tree_assign(ct, mins.data(), maxs.data(), values.data(), layers.data(), n, handles.data()),
+            QUADRANT_OK);
+  for (int bad = 0; bad < 3; ++bad) {
+    std::vector<double> bmins = mins, bmaxs = maxs;
+    std::vector<std::uint32_t> blayers = layers;
+    if (bad == 0) bmins[17 * D + 1] = std::numeric_limits<double>::quiet_NaN();
+    if (bad == 1) bmaxs[17 * D] = bmins[17 * D] - 1;
+    if (bad == 2) blayers[17] = 0;
+    std::vector<quadrant_handle> bh(n, 0);
+    EXPECT_EQ(quadrant_tree_assign(ct, bmins.data(), bmaxs.data(), values.data(), blayers.data(), n, bh.data()),
+              QUADRANT_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(quadrant_last_error()).find("item 17"), std::string::npos) << quadrant_last_error();
+    ASSERT_EQ(quadrant_tree_size(ct), n);
+    for (std::size_t i = 0; i < n; i += 11) EXPECT_EQ(quadrant_tree_contains(ct, handles[i]), 1);
+    EXPECT_EQ(quadrant_tree_validate(ct), QUADRANT_OK);
+  }
+  EXPECT_EQ(quadrant_tree_assign(ct, nullptr, maxs.data(), nullptr, nullptr, n, nullptr), QUADRANT_INVALID_ARGUMENT);
+  EXPECT_EQ(quadrant_tree_size(ct), n);
+  // Zero objects empties the tree.
+  ASSERT_EQ(quadrant_tree_assign(ct, nullptr, nullptr, nullptr, nullptr, 0, nullptr), QUADRANT_OK);
+  EXPECT_EQ(quadrant_tree_size(ct), 0u);
+  EXPECT_EQ(quadrant_tree_contains(ct, handles[0]), 0);
+  quadrant_tree_destroy(ct);
+}
+
+TEST(CApiParity, AssignBuildsWhatTheTreeBuilds) {
+  for (Placement p : {Placement::Loose, Placement::Parent, Placement::Leaves}) {
+    check_assign<2, float>(p, 11);
+    check_assign<2, double>(p, 12);
+    check_assign<3, float>(p, 13);
+    check_assign<3, double>(p, 14);
+  }
+}
+
 }  // namespace

@@ -181,6 +181,14 @@ QUADRANT_C_API quadrant_status quadrant_tree_move(quadrant_tree* tree, quadrant_
  * first: on error nothing moved. */
 QUADRANT_C_API quadrant_status quadrant_tree_move_many(quadrant_tree* tree, const quadrant_handle* handles,
                                                        const double* mins, const double* maxs, size_t count);
+/** Replaces the tree's contents with `count` objects built at once, several times faster than inserting them one
+ * by one (see Tree::assign): object i has the box [mins + i * dims, maxs + i * dims], the value values[i] (values
+ * NULL: i) and the layer mask layers[i] (layers NULL: every layer); handles (may be NULL) receives the i-th
+ * object's handle at i. Every handle of the old contents goes stale. INVALID_ARGUMENT names the first bad object
+ * ("item i") and leaves the tree as it was. */
+QUADRANT_C_API quadrant_status quadrant_tree_assign(quadrant_tree* tree, const double* mins, const double* maxs,
+                                                    const uint64_t* values, const uint32_t* layers, size_t count,
+                                                    quadrant_handle* handles);
 /** Changes the object's layer mask. */
 QUADRANT_C_API quadrant_status quadrant_tree_set_layers(quadrant_tree* tree, quadrant_handle handle,
                                                         uint32_t layers);
