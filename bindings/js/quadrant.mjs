@@ -1,0 +1,930 @@
+// SPDX-License-Identifier: MIT
+// quadrant for JavaScript and TypeScript: quadtrees, octrees, area of interest and streaming, compiled to
+// WebAssembly from the C++ core through its C API. Types and contracts: quadrant.d.ts; guide: docs/web.md.
+//
+// Everything crosses the boundary as numbers in the WebAssembly memory: each call writes its input into scratch
+// buffers this module owns, calls the C API once and reads the answer back, so a frame of 10k moves is one call.
+// A JavaScript value stored with an object stays on this side, in an array indexed by the object's slot.
+import createQuadrantModule from './dist/quadrant_wasm.mjs';
+
+/** Every layer: the default mask. */
+export const ALL_LAYERS = 0xffffffff;
+
+const TWO32 = 4294967296;
+// A handle is slot + 1 + 2^32 * (generation mod 2^21): an exact JavaScript number (below 2^53).
+const GEN_BITS = 0x1fffff;
+const STATUS = ['ok', 'invalid_argument', 'logic_error', 'out_of_memory', 'internal_error'];
+const PLACEMENTS = { loose: 0, parent: 1, leaves: 2 };
+const SCALARS = { float: 0, double: 1 };
+const MODES = { watcher: 1, marker: 2, both: 3 };
+const STREAM_STATES = ['unloaded', 'queued', 'loading', 'loaded'];
+
+/** What a failed call throws: the library's message, and which kind of failure it was. */
+export class QuadrantError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.name = 'QuadrantError';
+    /** 'invalid_argument' (bad input: nothing changed), 'logic_error' (misuse), 'out_of_memory', 'internal_error' */
+    this.status = status;
+  }
+}
+
+function invalid(message) {
+  return new QuadrantError(`quadrant: ${message}`, 'invalid_argument');
+}
+
+const isNode = typeof process === 'object' && process !== null && process.versions != null &&
+  process.versions.node != null && typeof window === 'undefined';
+
+/**
+ * Loads the WebAssembly module and returns the library bound to it. Under Node.js the .wasm file is read from
+ * beside this module; in a browser it is fetched from beside dist/quadrant_wasm.mjs, unless options.wasmBinary
+ * (the bytes) or options.locateFile (a function from file name to URL) says otherwise.
+ */
+export async function load(options = {}) {
+  const moduleOptions = {};
+  if (options.wasmBinary) {
+    moduleOptions.wasmBinary = options.wasmBinary;
+  } else if (options.locateFile) {
+    moduleOptions.locateFile = options.locateFile;
+  } else if (isNode) {
+    const { readFile } = await import('node:fs/promises');
+    moduleOptions.wasmBinary = await readFile(new URL('./dist/quadrant_wasm.wasm', import.meta.url));
+  }
+  return bind(await createQuadrantModule(moduleOptions));
+}
+export default load;
+
+function layers32(layers, what) {
+  if (layers === undefined) return ALL_LAYERS;
+  // Bit operations give int32s, so -1 (~0) is every layer, as is 0xffffffff.
+  if (!Number.isInteger(layers) || layers < -2147483648 || layers > 0xffffffff) {
+    throw invalid(`${what}: layers must be an integer bit mask (got ${layers})`);
+  }
+  return layers >>> 0;
+}
+
+function checkId(id, what) {
+  if (!Number.isSafeInteger(id) || id < 0) throw invalid(`${what}: an id must be a safe integer >= 0 (got ${id})`);
+}
+
+function choice(table, value, what, name) {
+  if (!Object.prototype.hasOwnProperty.call(table, value)) {
+    throw invalid(`${what}: ${name} must be one of ${Object.keys(table).join(', ')} (got ${value})`);
+  }
+  return table[value];
+}
+
+function knownKeys(options, keys, what) {
+  if (options === null || typeof options !== 'object') throw invalid(`${what}: options must be an object`);
+  for (const k of Object.keys(options)) {
+    if (!keys.includes(k)) throw invalid(`${what}: unknown option "${k}" (known: ${keys.join(', ')})`);
+  }
+}
+
+function numberArray(a, n, what) {
+  if (a == null || typeof a.length !== 'number') throw invalid(`${what}: expected an array or typed array`);
+  if (n !== undefined && a.length !== n) throw invalid(`${what}: expected ${n} numbers, got ${a.length}`);
+  return a;
+}
+
+// ---- query shapes ----
+
+function shape(kind, dims, a, b, r0 = 0, r1 = 0, angle = 0, extra = {}) {
+  return Object.freeze({ kind, dims, a, b, r0, r1, angle, points: null, rowMajor: false, clipZeroToOne: false, ...extra });
+}
+
+/** Query shapes. Each is a plain frozen object; dims says which trees take it (2: QuadTree, 3: Octree). */
+export const Shape = Object.freeze({
+  box: (minX, minY, maxX, maxY) => shape(0, 2, [minX, minY, 0], [maxX, maxY, 0]),
+  box3: (minX, minY, minZ, maxX, maxY, maxZ) => shape(0, 3, [minX, minY, minZ], [maxX, maxY, maxZ]),
+  point: (x, y) => shape(1, 2, [x, y, 0], [0, 0, 0]),
+  point3: (x, y, z) => shape(1, 3, [x, y, z], [0, 0, 0]),
+  circle: (x, y, radius) => shape(2, 2, [x, y, 0], [0, 0, 0], radius),
+  sphere: (x, y, z, radius) => shape(2, 3, [x, y, z], [0, 0, 0], radius),
+  ring: (x, y, inner, outer) => shape(3, 2, [x, y, 0], [0, 0, 0], inner, outer),
+  ellipse: (x, y, rx, ry, angle = 0) => shape(4, 2, [x, y, 0], [0, 0, 0], rx, ry, angle),
+  sector: (x, y, dx, dy, radius, halfAngle) => shape(5, 2, [x, y, 0], [dx, dy, 0], radius, 0, halfAngle),
+  orientedBox: (x, y, hx, hy, angle = 0) => shape(6, 2, [x, y, 0], [0, 0, 0], hx, hy, angle),
+  polygon: (xy) => {
+    numberArray(xy, undefined, 'Shape.polygon');
+    if (xy.length % 2 !== 0) throw invalid('Shape.polygon: x, y pairs expected (an odd count of numbers)');
+    return shape(7, 2, [0, 0, 0], [0, 0, 0], 0, 0, 0, { points: Float64Array.from(xy) });
+  },
+  segment: (x0, y0, x1, y1) => shape(8, 2, [x0, y0, 0], [x1, y1, 0]),
+  segment3: (x0, y0, z0, x1, y1, z1) => shape(8, 3, [x0, y0, z0], [x1, y1, z1]),
+  frustum: (matrix16, { rowMajor = false, clipZeroToOne = false } = {}) =>
+    shape(9, 3, [0, 0, 0], [0, 0, 0], 0, 0, 0,
+      { points: Float64Array.from(numberArray(matrix16, 16, 'Shape.frustum')), rowMajor, clipZeroToOne }),
+});
+
+// ---- the binding ----
+
+function bind(M) {
+  // The structs' offsets, as the compiler laid them out (src/layout.c).
+  const L = {};
+  for (const entry of M.UTF8ToString(M._quadrant_js_layout()).trim().split(' ')) {
+    const [name, value] = entry.split('=');
+    L[name] = Number(value);
+  }
+  const at = (name) => {
+    if (!(name in L)) throw new Error(`quadrant: layout has no ${name}`);
+    return L[name];
+  };
+  const CFG = {
+    dims: at('quadrant_config.dims'), scalar: at('quadrant_config.scalar'), min: at('quadrant_config.world_min'),
+    max: at('quadrant_config.world_max'), depth: at('quadrant_config.max_depth'),
+    split: at('quadrant_config.split_threshold'), minSize: at('quadrant_config.min_node_size'),
+    placement: at('quadrant_config.placement'), size: at('quadrant_config'),
+  };
+  const SH = {
+    kind: at('quadrant_shape.kind'), a: at('quadrant_shape.a'), b: at('quadrant_shape.b'), r0: at('quadrant_shape.r0'),
+    r1: at('quadrant_shape.r1'), angle: at('quadrant_shape.angle'), points: at('quadrant_shape.points'),
+    count: at('quadrant_shape.count'), rowMajor: at('quadrant_shape.matrix_row_major'),
+    clip: at('quadrant_shape.clip_zero_to_one'), size: at('quadrant_shape'),
+  };
+  const ND = {};
+  for (const f of ['cell_min', 'cell_max', 'bounds_min', 'bounds_max', 'depth', 'leaf', 'id', 'parent', 'items', 'count', 'layers']) {
+    ND[f] = at(`quadrant_node.${f}`);
+  }
+  ND.size = at('quadrant_node');
+
+  // Scratch buffers, each its own allocation so that growing one moves no other. Views of the memory are read
+  // afresh after every call into the module: the memory may grow (and replace them) during any call.
+  const buffers = new Map();
+  function buf(name, bytes) {
+    let b = buffers.get(name);
+    if (b === undefined || b.bytes < bytes) {
+      if (b !== undefined) M._free(b.ptr);
+      const size = Math.max(bytes, b === undefined ? 64 : b.bytes * 2, 64);
+      const ptr = M._malloc(size);
+      if (ptr === 0) throw new QuadrantError('quadrant: out of memory (scratch)', 'out_of_memory');
+      b = { ptr, bytes: size };
+      buffers.set(name, b);
+    }
+    return b.ptr;
+  }
+  const small = () => buf('small', 1024); // out-parameters: a count, a handle, a struct
+  function check(status) {
+    if (status !== 0) throw new QuadrantError(M.UTF8ToString(M._quadrant_last_error()), STATUS[status] || 'internal_error');
+  }
+  const u32 = (ptr) => M.HEAPU32[ptr >>> 2];
+  const f64 = (ptr) => M.HEAPF64[ptr >>> 3];
+  const u64 = (ptr) => M.HEAPU32[ptr >>> 2] + M.HEAPU32[(ptr >>> 2) + 1] * TWO32;
+
+  function writeShape(s, dims) {
+    if (s === null || typeof s !== 'object' || typeof s.kind !== 'number') throw invalid('query: expected a Shape');
+    if (s.dims !== dims) {
+      throw invalid(`query: a ${s.dims}D shape on a ${dims === 2 ? 'QuadTree (2D)' : 'Octree (3D)'}`);
+    }
+    const p = buf('shape', SH.size);
+    let points = 0;
+    if (s.points !== null) {
+      points = buf('points', s.points.length * 8 + 8);
+      M.HEAPF64.set(s.points, points >>> 3);
+    }
+    const F = M.HEAPF64, U = M.HEAP32;
+    U[(p + SH.kind) >>> 2] = s.kind;
+    for (let i = 0; i < 3; ++i) {
+      F[((p + SH.a) >>> 3) + i] = s.a[i];
+      F[((p + SH.b) >>> 3) + i] = s.b[i];
+    }
+    F[(p + SH.r0) >>> 3] = s.r0;
+    F[(p + SH.r1) >>> 3] = s.r1;
+    F[(p + SH.angle) >>> 3] = s.angle;
+    U[(p + SH.points) >>> 2] = points;
+    U[(p + SH.count) >>> 2] = s.points === null ? 0 : (s.kind === 7 ? s.points.length / 2 : s.points.length);
+    U[(p + SH.rowMajor) >>> 2] = s.rowMajor ? 1 : 0;
+    U[(p + SH.clip) >>> 2] = s.clipZeroToOne ? 1 : 0;
+    return p;
+  }
+
+  function readNode(p, dims) {
+    const vec = (off) => Array.from({ length: dims }, (_, i) => f64(p + off + i * 8));
+    return {
+      cellMin: vec(ND.cell_min), cellMax: vec(ND.cell_max), boundsMin: vec(ND.bounds_min), boundsMax: vec(ND.bounds_max),
+      depth: M.HEAP32[(p + ND.depth) >>> 2], leaf: M.HEAP32[(p + ND.leaf) >>> 2] !== 0, id: u32(p + ND.id),
+      parent: u32(p + ND.parent) === 0xffffffff ? -1 : u32(p + ND.parent), items: u32(p + ND.items),
+      count: u32(p + ND.count), layers: u32(p + ND.layers),
+    };
+  }
+
+  // Frees what the garbage collector finds undisposed (dispose() is the contract; this is the safety net).
+  const registry = typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry(({ ptr, destroy }) => destroy(ptr)) : null;
+
+  class Native {
+    constructor(ptr, destroy) {
+      this._ptr = ptr;
+      this._destroy = destroy;
+      if (registry !== null) registry.register(this, { ptr, destroy }, this);
+    }
+    /** Frees the native object; every later call throws. Safe to call twice. */
+    dispose() {
+      if (this._ptr !== 0) {
+        if (registry !== null) registry.unregister(this);
+        this._destroy(this._ptr);
+        this._ptr = 0;
+      }
+    }
+    /** True after dispose(). */
+    get disposed() { return this._ptr === 0; }
+    _live(what) {
+      if (this._ptr === 0) throw new QuadrantError(`quadrant: ${what}: used after dispose()`, 'logic_error');
+      return this._ptr;
+    }
+  }
+
+  // ---- trees ----
+
+  class SpatialTree extends Native {
+    constructor(dims, options, what) {
+      knownKeys(options, ['world', 'scalar', 'placement', 'maxDepth', 'splitThreshold', 'minNodeSize'], what);
+      const c = small();
+      M._quadrant_config_init(c, dims, 1);
+      const world = numberArray(options.world, 2 * dims, `${what}: world ([min..., max...])`);
+      const F = M.HEAPF64;
+      for (let i = 0; i < dims; ++i) {
+        F[((c + CFG.min) >>> 3) + i] = world[i];
+        F[((c + CFG.max) >>> 3) + i] = world[dims + i];
+      }
+      M.HEAP32[(c + CFG.scalar) >>> 2] = choice(SCALARS, options.scalar ?? 'double', what, 'scalar');
+      M.HEAP32[(c + CFG.placement) >>> 2] = choice(PLACEMENTS, options.placement ?? 'loose', what, 'placement');
+      for (const [key, off] of [['maxDepth', CFG.depth], ['splitThreshold', CFG.split]]) {
+        if (options[key] !== undefined) {
+          if (!Number.isInteger(options[key]) || options[key] < 0 || options[key] > 0x7fffffff) {
+            throw invalid(`${what}: ${key} must be an integer >= 0 (got ${options[key]})`);
+          }
+          M.HEAP32[(c + off) >>> 2] = options[key];
+        }
+      }
+      if (options.minNodeSize !== undefined) F[(c + CFG.minSize) >>> 3] = options.minNodeSize;
+      const out = c + CFG.size;
+      check(M._quadrant_tree_create(c, out));
+      super(u32(out), M._quadrant_tree_destroy);
+      this._dims = dims;
+      this._values = [];
+      // The full generation of each slot's last object, to rebuild the 64-bit handle from a number's 21 bits.
+      this._gens = new Uint32Array(64);
+      this._lo = 0;
+      this._hi = 0;
+      this._cap = 64;
+      this._config = { world: Array.from(world), scalar: options.scalar ?? 'double',
+        placement: options.placement ?? 'loose', maxDepth: M.HEAP32[(c + CFG.depth) >>> 2],
+        splitThreshold: M.HEAP32[(c + CFG.split) >>> 2], minNodeSize: options.minNodeSize ?? 0 };
+    }
+
+    /** The settings the tree was made with (defaults filled in). */
+    get config() { return { ...this._config, world: this._config.world.slice() }; }
+    /** 2 for a QuadTree, 3 for an Octree. */
+    get dims() { return this._dims; }
+    /** The number of objects. */
+    get size() { return M._quadrant_tree_size(this._live('size')); }
+
+    // A number from the handle at p (recording its generation: p holds a live object's handle).
+    _handleAt(p) {
+      const lo = u32(p), hi = u32(p + 4);
+      const slot = lo - 1;
+      if (slot >= this._gens.length) {
+        const grown = new Uint32Array(Math.max(slot + 1, this._gens.length * 2));
+        grown.set(this._gens);
+        this._gens = grown;
+      }
+      this._gens[slot] = hi;
+      return lo + (hi & GEN_BITS) * TWO32;
+    }
+    // Splits a handle number into this._lo / this._hi; one that cannot name an object becomes 0 (which the C
+    // API refuses with its message).
+    _split(h) {
+      this._lo = 0;
+      this._hi = 0;
+      if (typeof h !== 'number' || !(h > 0) || h > Number.MAX_SAFE_INTEGER || !Number.isInteger(h)) return;
+      const lo = h % TWO32, gen = (h - lo) / TWO32, slot = lo - 1;
+      if (slot < 0 || slot >= this._gens.length || (this._gens[slot] & GEN_BITS) !== gen) return;
+      this._lo = lo;
+      this._hi = this._gens[slot];
+    }
+    _slotOf(h, what) {
+      this._split(h);
+      // Ask the module, which knows whether the object still lives (and says so in its message).
+      if (M._quadrant_tree_contains(this._live(what), this._lo, this._hi) === 0) {
+        throw invalid(`${what}: the handle names no object of this tree (stale or foreign)`);
+      }
+      return this._lo - 1;
+    }
+    _writeBox(p, args, offset) {
+      const F = M.HEAPF64, d = this._dims;
+      for (let i = 0; i < d; ++i) {
+        F[(p >>> 3) + i] = args[offset + i];
+        F[(p >>> 3) + 4 + i] = args[offset + d + i];
+      }
+    }
+    _insert(args, value, layers) {
+      const t = this._live('insert');
+      const p = small();
+      this._writeBox(p, args, 0);
+      check(M._quadrant_tree_insert(t, p, p + 32, 0, 0, layers32(layers, 'insert'), p + 64));
+      const h = this._handleAt(p + 64);
+      this._values[u32(p + 64) - 1] = value;
+      return h;
+    }
+    _move(h, args) {
+      const t = this._live('move');
+      this._split(h);
+      const p = small();
+      this._writeBox(p, args, 0);
+      check(M._quadrant_tree_move(t, this._lo, this._hi, p, p + 32));
+    }
+
+    /** Replaces the contents with n objects built at once (several times faster than n inserts): boxes holds
+     * 2 * dims numbers per object (min..., max...), values[i] (default: i) and layers[i] (default: every layer)
+     * go with object i. Returns the handles, object i's at i. On a bad object the tree is unchanged. */
+    assign(boxes, values, layers) {
+      const t = this._live('assign'), d = this._dims;
+      numberArray(boxes, undefined, 'assign: boxes');
+      if (boxes.length % (2 * d) !== 0) throw invalid(`assign: boxes must hold ${2 * d} numbers per object`);
+      const n = boxes.length / (2 * d);
+      if (values != null) numberArray(values, n, 'assign: values (one per object)');
+      if (layers != null) numberArray(layers, n, 'assign: layers (one per object)');
+      const mins = buf('a', n * d * 8 + 8), maxs = buf('b', n * d * 8 + 8), hs = buf('c', n * 8 + 8);
+      let lay = 0;
+      if (layers != null) {
+        lay = buf('d', n * 4 + 4);
+        for (let i = 0; i < n; ++i) M.HEAPU32[(lay >>> 2) + i] = layers32(layers[i], 'assign');
+      }
+      const F = M.HEAPF64;
+      for (let i = 0, k = 0; i < n; ++i) {
+        for (let j = 0; j < d; ++j) F[(mins >>> 3) + i * d + j] = boxes[k + j];
+        for (let j = 0; j < d; ++j) F[(maxs >>> 3) + i * d + j] = boxes[k + d + j];
+        k += 2 * d;
+      }
+      check(M._quadrant_tree_assign(t, mins, maxs, 0, lay, n, hs));
+      this._values = [];
+      const handles = new Float64Array(n);
+      for (let i = 0; i < n; ++i) {
+        handles[i] = this._handleAt(hs + 8 * i);
+        this._values[u32(hs + 8 * i) - 1] = values != null ? values[i] : i;
+      }
+      return handles;
+    }
+    /** Removes the object. Throws for a stale handle (nothing changes). */
+    erase(h) {
+      const t = this._live('erase');
+      this._split(h);
+      check(M._quadrant_tree_erase(t, this._lo, this._hi));
+      this._values[this._lo - 1] = undefined;
+    }
+    /** Gives n objects new boxes in one call: handles[i] gets boxes[2 * dims * i ...]. Checked whole first: on a
+     * bad handle or box nothing moved. */
+    moveMany(handles, boxes) {
+      const t = this._live('moveMany'), d = this._dims;
+      numberArray(handles, undefined, 'moveMany: handles');
+      const n = handles.length;
+      numberArray(boxes, n * 2 * d, `moveMany: boxes (${2 * d} numbers per handle)`);
+      const hs = buf('c', n * 8 + 8), mins = buf('a', n * d * 8 + 8), maxs = buf('b', n * d * 8 + 8);
+      const U = M.HEAPU32, F = M.HEAPF64;
+      for (let i = 0, k = 0; i < n; ++i, k += 2 * d) {
+        this._split(handles[i]);
+        U[(hs >>> 2) + 2 * i] = this._lo;
+        U[(hs >>> 2) + 2 * i + 1] = this._hi;
+        for (let j = 0; j < d; ++j) {
+          F[(mins >>> 3) + i * d + j] = boxes[k + j];
+          F[(maxs >>> 3) + i * d + j] = boxes[k + d + j];
+        }
+      }
+      check(M._quadrant_tree_move_many(t, hs, mins, maxs, n));
+    }
+    /** Changes the object's layer mask. */
+    setLayers(h, layers) {
+      const t = this._live('setLayers');
+      this._split(h);
+      check(M._quadrant_tree_set_layers(t, this._lo, this._hi, layers32(layers, 'setLayers')));
+    }
+    /** Replaces the object's value. */
+    setValue(h, value) { this._values[this._slotOf(h, 'setValue')] = value; }
+    /** The object's value. */
+    value(h) { return this._values[this._slotOf(h, 'value')]; }
+    /** The object's layer mask. */
+    layers(h) {
+      const t = this._live('layers');
+      this._split(h);
+      const p = small();
+      check(M._quadrant_tree_layers(t, this._lo, this._hi, p));
+      return u32(p);
+    }
+    /** The object's box: [min..., max...] (rounded to float in a float tree). */
+    bounds(h) {
+      const t = this._live('bounds');
+      this._split(h);
+      const p = small();
+      check(M._quadrant_tree_bounds(t, this._lo, this._hi, p, p + 32));
+      const d = this._dims, out = new Array(2 * d);
+      for (let i = 0; i < d; ++i) {
+        out[i] = f64(p + 8 * i);
+        out[d + i] = f64(p + 32 + 8 * i);
+      }
+      return out;
+    }
+    /** True when the handle names an object of this tree. */
+    contains(h) {
+      this._split(h);
+      return M._quadrant_tree_contains(this._live('contains'), this._lo, this._hi) !== 0;
+    }
+    /** Removes every object; every handle goes stale. */
+    clear() {
+      check(M._quadrant_tree_clear(this._live('clear')));
+      this._values = [];
+    }
+
+    // Runs an _into call that reports a total count, growing the output buffer until everything fits; returns
+    // [pointer, count]. per: bytes per result.
+    _into(call, per) {
+      for (;;) {
+        const cap = this._cap;
+        const out = buf('out', cap * per + 8), cnt = small();
+        check(call(out, cap, cnt));
+        const n = u32(cnt);
+        if (n <= cap) return [out, n];
+        this._cap = n + (n >>> 2);
+      }
+    }
+    _valuesOf(p, n, out) {
+      out.length = n;
+      const U = M.HEAPU32, V = this._values;
+      for (let i = 0; i < n; ++i) out[i] = V[U[(p >>> 2) + 2 * i] - 1];
+      return out;
+    }
+    _handlesOf(p, n, stride = 1) {
+      const out = new Float64Array(n);
+      const U = M.HEAPU32;
+      for (let i = 0; i < n; ++i) {
+        const lo = U[(p >>> 2) + 2 * stride * i], hi = U[(p >>> 2) + 2 * stride * i + 1];
+        out[i] = lo + (hi & GEN_BITS) * TWO32;
+      }
+      return out;
+    }
+
+    /** The values of every object in `layers` whose box the shape touches (exact), into `out` if given. */
+    query(s, layers, out = []) {
+      const t = this._live('query'), sp = writeShape(s, this._dims), l = layers32(layers, 'query');
+      const [p, n] = this._into((o, cap, cnt) => M._quadrant_tree_query_into(t, sp, l, o, 0, cap, cnt), 8);
+      return this._valuesOf(p, n, out);
+    }
+    /** The handles of the same objects, in the same order. */
+    queryHandles(s, layers) {
+      const t = this._live('queryHandles'), sp = writeShape(s, this._dims), l = layers32(layers, 'queryHandles');
+      const [p, n] = this._into((o, cap, cnt) => M._quadrant_tree_query_into(t, sp, l, o, 0, cap, cnt), 8);
+      return this._handlesOf(p, n);
+    }
+    /** How many objects the shape touches (nothing is copied out). */
+    count(s, layers) {
+      const t = this._live('count'), sp = writeShape(s, this._dims), c = small();
+      check(M._quadrant_tree_query_into(t, sp, layers32(layers, 'count'), 0, 0, 0, c));
+      return u32(c);
+    }
+    _pairs(layers, fn, what) {
+      const t = this._live(what), l = layers32(layers, what);
+      return this._into((o, cap, cnt) => M._quadrant_tree_pairs_into(t, l, o, cap, cnt), 16);
+    }
+    /** Every pair of objects in `layers` whose boxes overlap (touching counts), once, as [valueA, valueB]. */
+    pairs(layers) {
+      const [p, n] = this._pairs(layers, null, 'pairs');
+      const out = new Array(n), U = M.HEAPU32, V = this._values;
+      for (let i = 0; i < n; ++i) out[i] = [V[U[(p >>> 2) + 4 * i] - 1], V[U[(p >>> 2) + 4 * i + 2] - 1]];
+      return out;
+    }
+    /** Calls fn(valueA, valueB, handleA, handleB) for every such pair; fn returning false stops. Returns the
+     * number of calls. */
+    forEachPair(fn, layers) {
+      const [p, n] = this._pairs(layers, fn, 'forEachPair');
+      // The pairs are copied out first: fn may call this tree (even mutate it) without disturbing the walk.
+      const hs = this._handlesOf(p, 2 * n);
+      const V = this._values;
+      for (let i = 0; i < n; ++i) {
+        const a = hs[2 * i], b = hs[2 * i + 1];
+        if (fn(V[(a % TWO32) - 1], V[(b % TWO32) - 1], a, b) === false) return i + 1;
+      }
+      return n;
+    }
+    /** The number of overlapping pairs in `layers`. */
+    countPairs(layers) {
+      const t = this._live('countPairs'), c = small();
+      check(M._quadrant_tree_pairs_into(t, layers32(layers, 'countPairs'), 0, 0, c));
+      return u32(c);
+    }
+    /** Every pair of an object of this tree (in layersA) and one of `other` (in layersB) whose boxes overlap, as
+     * [value here, value there]. other: a different tree of the same dims and scalar. */
+    pairsWith(other, layersA, layersB) {
+      const t = this._live('pairsWith');
+      if (!(other instanceof SpatialTree)) throw invalid('pairsWith: expected a QuadTree or Octree');
+      const u = other._live('pairsWith'), la = layers32(layersA, 'pairsWith'), lb = layers32(layersB, 'pairsWith');
+      const [p, n] = this._into((o, cap, cnt) => M._quadrant_trees_pairs_into(t, u, la, lb, o, cap, cnt), 16);
+      const out = new Array(n), U = M.HEAPU32;
+      for (let i = 0; i < n; ++i) out[i] = [this._values[U[(p >>> 2) + 4 * i] - 1], other._values[U[(p >>> 2) + 4 * i + 2] - 1]];
+      return out;
+    }
+    _raycast(args, options, what) {
+      const t = this._live(what), d = this._dims;
+      knownKeys(options, ['layers', 'limit'], what);
+      const l = layers32(options.layers, what);
+      const limit = options.limit ?? Infinity;
+      if (!(limit >= 0) || (limit !== Infinity && !Number.isInteger(limit))) throw invalid(`${what}: limit must be an integer >= 0`);
+      const p = buf('ray', 64);
+      for (let i = 0; i < d; ++i) {
+        M.HEAPF64[(p >>> 3) + i] = args[i];
+        M.HEAPF64[(p >>> 3) + 4 + i] = args[d + i];
+      }
+      // Without a limit: ask for room for every hit; a full buffer may mean more, so grow and ask again.
+      let cap = limit === Infinity ? this._cap : Math.min(limit, 0x3fffffff);
+      for (;;) {
+        const hs = buf('out', cap * 8 + 8), ts = buf('ts', cap * 8 + 8), cnt = small();
+        check(M._quadrant_tree_raycast_into(t, p, p + 32, l, hs, 0, ts, cap, cnt));
+        const n = u32(cnt);
+        if (n === cap && limit === Infinity && n > 0) {
+          cap *= 4;
+          continue;
+        }
+        const out = new Array(n);
+        for (let i = 0; i < n; ++i) {
+          const lo = u32(hs + 8 * i);
+          out[i] = { value: this._values[lo - 1], handle: lo + (u32(hs + 8 * i + 4) & GEN_BITS) * TWO32, t: f64(ts + 8 * i) };
+        }
+        return out;
+      }
+    }
+    _nearest(point, k, options, what) {
+      const t = this._live(what), d = this._dims;
+      knownKeys(options, ['layers', 'maxDistance'], what);
+      if (!Number.isInteger(k) || k < 0) throw invalid(`${what}: k must be an integer >= 0 (got ${k})`);
+      const p = buf('ray', 64), hs = buf('out', k * 8 + 8), ds = buf('ts', k * 8 + 8), cnt = small();
+      for (let i = 0; i < d; ++i) M.HEAPF64[(p >>> 3) + i] = point[i];
+      check(M._quadrant_tree_nearest(t, p, k, options.maxDistance ?? Infinity, layers32(options.layers, what), hs, ds, cnt));
+      const n = u32(cnt), out = new Array(n);
+      for (let i = 0; i < n; ++i) {
+        const lo = u32(hs + 8 * i);
+        out[i] = { value: this._values[lo - 1], handle: lo + (u32(hs + 8 * i + 4) & GEN_BITS) * TWO32, distance: f64(ds + 8 * i) };
+      }
+      return out;
+    }
+    /** The leaves whose cells the shape touches, in pre-order (skipEmpty: leave out subtrees with no object). */
+    queryLeaves(s, skipEmpty = false) {
+      const t = this._live('queryLeaves'), sp = writeShape(s, this._dims);
+      const [p, n] = this._into((o, cap, cnt) => M._quadrant_tree_query_nodes_into(t, sp, skipEmpty ? 1 : 0, o, cap, cnt), ND.size);
+      const out = new Array(n);
+      for (let i = 0; i < n; ++i) out[i] = readNode(p + i * ND.size, this._dims);
+      return out;
+    }
+    /** Every leaf of the tree (their cells tile the world), in pre-order: to draw it. */
+    leaves() {
+      const w = this._config.world, d = this._dims;
+      const all = d === 2 ? Shape.box(w[0], w[1], w[2], w[3]) : Shape.box3(w[0], w[1], w[2], w[3], w[4], w[5]);
+      return this.queryLeaves(all, false);
+    }
+    _locate(point) {
+      const t = this._live('locate'), p = buf('ray', 64), node = buf('node', ND.size);
+      for (let i = 0; i < this._dims; ++i) M.HEAPF64[(p >>> 3) + i] = point[i];
+      check(M._quadrant_tree_locate(t, p, node));
+      return readNode(node, this._dims);
+    }
+    /** Node and memory counts. */
+    stats() {
+      const t = this._live('stats'), p = small();
+      check(M._quadrant_tree_stats(t, p));
+      const g = (f) => u32(p + at(`quadrant_stats.${f}`));
+      return { nodes: g('nodes'), leaves: g('leaves'), depth: M.HEAP32[(p + at('quadrant_stats.depth')) >>> 2],
+        objects: g('objects'), references: g('references'), bytes: g('bytes'), outsideWorld: g('outside_world'),
+        rootEntries: g('root_entries') };
+    }
+    /** Checks every invariant (for tests); throws naming the first broken one. */
+    validate() { check(M._quadrant_tree_validate(this._live('validate'))); }
+  }
+
+  /** A quadtree (2D). */
+  class QuadTree extends SpatialTree {
+    constructor(options) { super(2, options, 'QuadTree'); }
+    insert(minX, minY, maxX, maxY, value, layers) { return this._insert(arguments, value, layers); }
+    move(h, minX, minY, maxX, maxY) { this._move(h, [minX, minY, maxX, maxY]); }
+    raycast(x0, y0, x1, y1, options = {}) { return this._raycast([x0, y0, x1, y1], options, 'raycast'); }
+    nearest(x, y, k = 1, options = {}) { return this._nearest([x, y], k, options, 'nearest'); }
+    locate(x, y) { return this._locate([x, y]); }
+  }
+
+  /** An octree (3D). */
+  class Octree extends SpatialTree {
+    constructor(options) { super(3, options, 'Octree'); }
+    insert(minX, minY, minZ, maxX, maxY, maxZ, value, layers) { return this._insert(arguments, value, layers); }
+    move(h, minX, minY, minZ, maxX, maxY, maxZ) { this._move(h, [minX, minY, minZ, maxX, maxY, maxZ]); }
+    raycast(x0, y0, z0, x1, y1, z1, options = {}) { return this._raycast([x0, y0, z0, x1, y1, z1], options, 'raycast'); }
+    nearest(x, y, z, k = 1, options = {}) { return this._nearest([x, y, z], k, options, 'nearest'); }
+    locate(x, y, z) { return this._locate([x, y, z]); }
+  }
+
+  // ---- area of interest ----
+
+  const AS = {};
+  for (const f of ['scalar', 'world_min', 'world_max', 'hysteresis', 'skin', 'max_depth', 'split_threshold']) {
+    AS[f] = at(`quadrant_aoi_settings.${f}`);
+  }
+  const EV = { watcher: at('quadrant_aoi_event.watcher'), target: at('quadrant_aoi_event.target'),
+    kind: at('quadrant_aoi_event.kind'), size: at('quadrant_aoi_event') };
+
+  function idList(call, what) {
+    let cap = 64;
+    for (;;) {
+      const out = buf('ids', cap * 8 + 8), cnt = small();
+      check(call(out, cap, cnt));
+      const n = u32(cnt);
+      if (n > cap) {
+        cap = n;
+        continue;
+      }
+      const ids = new Array(n);
+      for (let i = 0; i < n; ++i) ids[i] = u64(out + 8 * i);
+      return ids;
+    }
+  }
+
+  /** Who sees whom: Enter/Leave events per tick (docs/aoi.md). Ids are safe integers >= 0. */
+  class AoiWorld extends Native {
+    constructor(options = {}) {
+      knownKeys(options, ['world', 'scalar', 'hysteresis', 'skin', 'maxDepth', 'splitThreshold'], 'AoiWorld');
+      const s = small();
+      M._quadrant_aoi_settings_init(s, choice(SCALARS, options.scalar ?? 'float', 'AoiWorld', 'scalar'));
+      if (options.world !== undefined) {
+        const w = numberArray(options.world, 4, 'AoiWorld: world ([minX, minY, maxX, maxY])');
+        M.HEAPF64.set([w[0], w[1]], (s + AS.world_min) >>> 3);
+        M.HEAPF64.set([w[2], w[3]], (s + AS.world_max) >>> 3);
+      }
+      if (options.hysteresis !== undefined) M.HEAPF64[(s + AS.hysteresis) >>> 3] = options.hysteresis;
+      if (options.skin !== undefined) M.HEAPF64[(s + AS.skin) >>> 3] = options.skin;
+      for (const [key, off] of [['maxDepth', AS.max_depth], ['splitThreshold', AS.split_threshold]]) {
+        if (options[key] !== undefined) {
+          if (!Number.isInteger(options[key]) || options[key] < 0 || options[key] > 0x7fffffff) {
+            throw invalid(`AoiWorld: ${key} must be an integer >= 0 (got ${options[key]})`);
+          }
+          M.HEAP32[(s + off) >>> 2] = options[key];
+        }
+      }
+      const out = s + at('quadrant_aoi_settings');
+      check(M._quadrant_aoi_create(s, out));
+      super(u32(out), M._quadrant_aoi_destroy);
+    }
+    /** Adds entity id at (x, y); it joins the relation at the next tick. */
+    add(id, x, y, viewRadius, options = {}) {
+      const a = this._live('add');
+      checkId(id, 'add');
+      knownKeys(options, ['mode', 'layers', 'bodyRadius'], 'add');
+      const mode = choice(MODES, options.mode ?? 'both', 'add', 'mode');
+      check(M._quadrant_aoi_add(a, id % TWO32, Math.floor(id / TWO32), x, y, viewRadius, mode,
+        layers32(options.layers, 'add'), options.bodyRadius ?? 0));
+    }
+    /** Moves entity id at the next tick (the last move before a tick wins). */
+    move(id, x, y) {
+      const a = this._live('move');
+      checkId(id, 'move');
+      check(M._quadrant_aoi_move(a, id % TWO32, Math.floor(id / TWO32), x, y));
+    }
+    /** Moves n entities in one call: ids[i] to (xy[2i], xy[2i+1]). Checked whole first: on error none moved. */
+    moveMany(ids, xy) {
+      const a = this._live('moveMany');
+      numberArray(ids, undefined, 'moveMany: ids');
+      const n = ids.length;
+      numberArray(xy, 2 * n, 'moveMany: xy (2 numbers per id)');
+      const ip = buf('a', n * 8 + 8), xp = buf('b', n * 16 + 8);
+      const U = M.HEAPU32;
+      for (let i = 0; i < n; ++i) {
+        checkId(ids[i], 'moveMany');
+        U[(ip >>> 2) + 2 * i] = ids[i] % TWO32;
+        U[(ip >>> 2) + 2 * i + 1] = Math.floor(ids[i] / TWO32);
+      }
+      M.HEAPF64.set(xy, xp >>> 3);
+      check(M._quadrant_aoi_move_many(a, ip, xp, n));
+    }
+    /** A new view radius at the next tick. */
+    setViewRadius(id, r) {
+      const a = this._live('setViewRadius');
+      checkId(id, 'setViewRadius');
+      check(M._quadrant_aoi_set_view_radius(a, id % TWO32, Math.floor(id / TWO32), r));
+    }
+    /** A new layer mask at the next tick. */
+    setLayers(id, layers) {
+      const a = this._live('setLayers');
+      checkId(id, 'setLayers');
+      check(M._quadrant_aoi_set_layers(a, id % TWO32, Math.floor(id / TWO32), layers32(layers, 'setLayers')));
+    }
+    /** Removes entity id at the next tick (which reports a Leave for each of its pairs). */
+    remove(id) {
+      const a = this._live('remove');
+      checkId(id, 'remove');
+      check(M._quadrant_aoi_remove(a, id % TWO32, Math.floor(id / TWO32)));
+    }
+    /** Applies every change since the last tick; returns its events ordered by (watcher, target). */
+    tick() {
+      const a = this._live('tick'), p = small();
+      check(M._quadrant_aoi_tick(a, p, p + 8));
+      const ev = u32(p), n = u32(p + 8), out = new Array(n);
+      for (let i = 0; i < n; ++i) {
+        const e = ev + i * EV.size;
+        out[i] = { kind: M.HEAP32[(e + EV.kind) >>> 2] === 0 ? 'enter' : 'leave', watcher: u64(e + EV.watcher),
+          target: u64(e + EV.target) };
+      }
+      return out;
+    }
+    /** The ids `watcher` saw at the last tick, ascending. */
+    visible(watcher) {
+      const a = this._live('visible');
+      checkId(watcher, 'visible');
+      return idList((o, cap, c) => M._quadrant_aoi_visible(a, watcher % TWO32, Math.floor(watcher / TWO32), o, cap, c));
+    }
+    /** The ids that saw `target` at the last tick, ascending. */
+    watchers(target) {
+      const a = this._live('watchers');
+      checkId(target, 'watchers');
+      return idList((o, cap, c) => M._quadrant_aoi_watchers(a, target % TWO32, Math.floor(target / TWO32), o, cap, c));
+    }
+    /** The ids in `layers` whose body box (at the last tick) the 2D shape touches, ascending. */
+    query(s, layers) {
+      const a = this._live('query'), sp = writeShape(s, 2), l = layers32(layers, 'query');
+      return idList((o, cap, c) => M._quadrant_aoi_query_into(a, sp, l, o, cap, c));
+    }
+    /** True when id is present (counting changes not yet ticked). */
+    contains(id) {
+      checkId(id, 'contains');
+      return M._quadrant_aoi_contains(this._live('contains'), id % TWO32, Math.floor(id / TWO32)) !== 0;
+    }
+    /** Entities in the relation as of the last tick. */
+    get size() { return M._quadrant_aoi_size(this._live('size')); }
+    /** Pairs (watcher sees target) as of the last tick. */
+    get pairCount() { return M._quadrant_aoi_pair_count(this._live('pairCount')); }
+    /** [x, y] of id as of the last tick. */
+    position(id) {
+      const a = this._live('position');
+      checkId(id, 'position');
+      const p = small();
+      check(M._quadrant_aoi_position(a, id % TWO32, Math.floor(id / TWO32), p));
+      return [f64(p), f64(p + 8)];
+    }
+    /** Checks every invariant by brute force (O(N^2), for tests). */
+    validate() { check(M._quadrant_aoi_validate(this._live('validate'))); }
+  }
+
+  // ---- streaming ----
+
+  const SC = { tree: at('quadrant_streamer_config.tree'), margin: at('quadrant_streamer_config.unload_margin'),
+    perUpdate: at('quadrant_streamer_config.max_loads_per_update'),
+    inFlight: at('quadrant_streamer_config.max_loads_in_flight'), size: at('quadrant_streamer_config') };
+  const SRC = { hasFrustum: at('quadrant_stream_source.has_frustum'), rowMajor: at('quadrant_stream_source.matrix_row_major'),
+    clip: at('quadrant_stream_source.clip_zero_to_one'), matrix: at('quadrant_stream_source.matrix'),
+    position: at('quadrant_stream_source.position'), radius: at('quadrant_stream_source.prefetch_radius'),
+    size: at('quadrant_stream_source') };
+  const UP = {};
+  for (const f of ['loads', 'load_count', 'unloads', 'unload_count', 'cancels', 'cancel_count', 'stats']) {
+    UP[f] = at(`quadrant_stream_update.${f}`);
+  }
+  const LOAD = { id: at('quadrant_stream_load.id'), distance: at('quadrant_stream_load.distance'), size: at('quadrant_stream_load') };
+  const STAT_FIELDS = [['nodesVisited', 'nodes_visited'], ['boxTests', 'box_tests'], ['keptTests', 'kept_tests'],
+    ['wanted', 'wanted'], ['dequeued', 'dequeued'], ['queued', 'queued'], ['loading', 'loading'], ['loaded', 'loaded']];
+
+  function limit(v, what, name) {
+    if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw invalid(`${what}: ${name} must be an integer >= 0 (got ${v})`);
+    return v;
+  }
+
+  /** Loads what the cameras see: an octree of 3D boxes named by ids, and per update the loads, unloads and
+   * cancels to do (docs/streaming.md). */
+  class Streamer extends Native {
+    constructor(options) {
+      knownKeys(options, ['world', 'scalar', 'placement', 'maxDepth', 'splitThreshold', 'minNodeSize', 'unloadMargin',
+        'maxLoadsPerUpdate', 'maxLoadsInFlight'], 'Streamer');
+      const c = buf('streamer', SC.size + 8);
+      M._quadrant_streamer_config_init(c, choice(SCALARS, options.scalar ?? 'double', 'Streamer', 'scalar'));
+      const w = numberArray(options.world, 6, 'Streamer: world ([minX, minY, minZ, maxX, maxY, maxZ])');
+      const t = c + SC.tree;
+      M.HEAPF64.set([w[0], w[1], w[2]], (t + CFG.min) >>> 3);
+      M.HEAPF64.set([w[3], w[4], w[5]], (t + CFG.max) >>> 3);
+      M.HEAP32[(t + CFG.placement) >>> 2] = choice(PLACEMENTS, options.placement ?? 'loose', 'Streamer', 'placement');
+      if (options.maxDepth !== undefined) M.HEAP32[(t + CFG.depth) >>> 2] = limit(options.maxDepth, 'Streamer', 'maxDepth');
+      if (options.splitThreshold !== undefined) M.HEAP32[(t + CFG.split) >>> 2] = limit(options.splitThreshold, 'Streamer', 'splitThreshold');
+      if (options.minNodeSize !== undefined) M.HEAPF64[(t + CFG.minSize) >>> 3] = options.minNodeSize;
+      if (options.unloadMargin !== undefined) M.HEAPF64[(c + SC.margin) >>> 3] = options.unloadMargin;
+      if (options.maxLoadsPerUpdate !== undefined) M.HEAPU32[(c + SC.perUpdate) >>> 2] = limit(options.maxLoadsPerUpdate, 'Streamer', 'maxLoadsPerUpdate');
+      if (options.maxLoadsInFlight !== undefined) M.HEAPU32[(c + SC.inFlight) >>> 2] = limit(options.maxLoadsInFlight, 'Streamer', 'maxLoadsInFlight');
+      check(M._quadrant_streamer_create(c, c + SC.size));
+      super(u32(c + SC.size), M._quadrant_streamer_destroy);
+    }
+    _box(args) {
+      const p = small();
+      M.HEAPF64.set([args[0], args[1], args[2]], p >>> 3);
+      M.HEAPF64.set([args[3], args[4], args[5]], (p + 32) >>> 3);
+      return p;
+    }
+    /** Adds an Unloaded object with the box [min, max]. */
+    add(id, minX, minY, minZ, maxX, maxY, maxZ) {
+      const s = this._live('add');
+      checkId(id, 'add');
+      const p = this._box([minX, minY, minZ, maxX, maxY, maxZ]);
+      check(M._quadrant_streamer_add(s, id % TWO32, Math.floor(id / TWO32), p, p + 32));
+    }
+    /** Removes the object at once; returns the state it was in ('loading': abandon that load; 'loaded': release it). */
+    remove(id) {
+      const s = this._live('remove');
+      checkId(id, 'remove');
+      const p = small();
+      check(M._quadrant_streamer_remove(s, id % TWO32, Math.floor(id / TWO32), p));
+      return STREAM_STATES[u32(p)];
+    }
+    /** Gives the object a new box; the next update decides what that changes. */
+    move(id, minX, minY, minZ, maxX, maxY, maxZ) {
+      const s = this._live('move');
+      checkId(id, 'move');
+      const p = this._box([minX, minY, minZ, maxX, maxY, maxZ]);
+      check(M._quadrant_streamer_move(s, id % TWO32, Math.floor(id / TWO32), p, p + 32));
+    }
+    /** A finished load: true for Loading -> Loaded, false for one that came too late (drop what was loaded). */
+    markLoaded(id) {
+      const s = this._live('markLoaded');
+      checkId(id, 'markLoaded');
+      const p = small();
+      check(M._quadrant_streamer_mark_loaded(s, id % TWO32, Math.floor(id / TWO32), p));
+      return M.HEAP32[p >>> 2] !== 0;
+    }
+    /** A failed load: true for Loading -> Unloaded (asked again later while wanted). */
+    markFailed(id) {
+      const s = this._live('markFailed');
+      checkId(id, 'markFailed');
+      const p = small();
+      check(M._quadrant_streamer_mark_failed(s, id % TWO32, Math.floor(id / TWO32), p));
+      return M.HEAP32[p >>> 2] !== 0;
+    }
+    /** New caps from the next update on. */
+    setLimits(maxLoadsPerUpdate, maxLoadsInFlight) {
+      check(M._quadrant_streamer_set_limits(this._live('setLimits'), limit(maxLoadsPerUpdate, 'setLimits', 'maxLoadsPerUpdate'),
+        limit(maxLoadsInFlight, 'setLimits', 'maxLoadsInFlight')));
+    }
+    /** One frame for the sources ({position: [x, y, z], prefetchRadius, frustum?: {matrix, rowMajor, clipZeroToOne}}):
+     * what to load (nearest first), unload and cancel. */
+    update(sources = []) {
+      const s = this._live('update');
+      numberArray(sources, undefined, 'update: sources');
+      const n = sources.length, sp = buf('sources', n * SRC.size + 8);
+      M.HEAPU8.fill(0, sp, sp + n * SRC.size);
+      for (let i = 0; i < n; ++i) {
+        const src = sources[i], p = sp + i * SRC.size;
+        knownKeys(src, ['position', 'prefetchRadius', 'frustum'], 'update: a source');
+        M.HEAPF64.set(numberArray(src.position, 3, 'update: position'), (p + SRC.position) >>> 3);
+        M.HEAPF64[(p + SRC.radius) >>> 3] = src.prefetchRadius ?? 0;
+        if (src.frustum != null) {
+          knownKeys(src.frustum, ['matrix', 'rowMajor', 'clipZeroToOne'], 'update: a frustum');
+          M.HEAP32[(p + SRC.hasFrustum) >>> 2] = 1;
+          M.HEAP32[(p + SRC.rowMajor) >>> 2] = src.frustum.rowMajor ? 1 : 0;
+          M.HEAP32[(p + SRC.clip) >>> 2] = src.frustum.clipZeroToOne ? 1 : 0;
+          M.HEAPF64.set(numberArray(src.frustum.matrix, 16, 'update: frustum matrix'), (p + SRC.matrix) >>> 3);
+        }
+      }
+      const out = buf('update', 128);
+      check(M._quadrant_streamer_update(s, sp, n, out));
+      const loads = new Array(u32(out + UP.load_count)), lp = u32(out + UP.loads);
+      for (let i = 0; i < loads.length; ++i) {
+        loads[i] = { id: u64(lp + i * LOAD.size + LOAD.id), distance: f64(lp + i * LOAD.size + LOAD.distance) };
+      }
+      const ids = (ptrOff, countOff) => {
+        const q = u32(out + ptrOff), r = new Array(u32(out + countOff));
+        for (let i = 0; i < r.length; ++i) r[i] = u64(q + 8 * i);
+        return r;
+      };
+      const stats = {};
+      for (const [js, c] of STAT_FIELDS) stats[js] = u32(out + UP.stats + at(`quadrant_stream_stats.${c}`));
+      return { loads, unloads: ids(UP.unloads, UP.unload_count), cancels: ids(UP.cancels, UP.cancel_count), stats };
+    }
+    /** True when id is present. */
+    contains(id) {
+      checkId(id, 'contains');
+      return M._quadrant_streamer_contains(this._live('contains'), id % TWO32, Math.floor(id / TWO32)) !== 0;
+    }
+    /** 'unloaded', 'queued', 'loading' or 'loaded'. */
+    state(id) {
+      const s = this._live('state');
+      checkId(id, 'state');
+      const p = small();
+      check(M._quadrant_streamer_state(s, id % TWO32, Math.floor(id / TWO32), p));
+      return STREAM_STATES[u32(p)];
+    }
+    /** The object's box: [minX, minY, minZ, maxX, maxY, maxZ]. */
+    bounds(id) {
+      const s = this._live('bounds');
+      checkId(id, 'bounds');
+      const p = small();
+      check(M._quadrant_streamer_bounds(s, id % TWO32, Math.floor(id / TWO32), p, p + 32));
+      return [f64(p), f64(p + 8), f64(p + 16), f64(p + 32), f64(p + 40), f64(p + 48)];
+    }
+    /** Objects present. */
+    get size() { return M._quadrant_streamer_size(this._live('size')); }
+    /** Checks the bookkeeping (for tests). */
+    validate() { check(M._quadrant_streamer_validate(this._live('validate'))); }
+  }
+
+  return Object.freeze({
+    version: M.UTF8ToString(M._quadrant_version()),
+    ALL_LAYERS, Shape, QuadrantError, QuadTree, Octree, AoiWorld, Streamer,
+  });
+}
