@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+// Bad input to a tree throws a QuadrantError with the library's message and changes nothing: the objects, their
+// boxes, values and handles are as before.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import load, { QuadrantError } from '../quadrant.mjs';
+
+const q = await load();
+const { Shape } = q;
+
+function scene() {
+  const tree = new q.QuadTree({ world: [0, 0, 100, 100], splitThreshold: 4 });
+  const handles = [];
+  for (let i = 0; i < 50; ++i) handles.push(tree.insert(i, i, i + 3, i + 3, `v${i}`));
+  const snapshot = () => ({
+    size: tree.size,
+    boxes: handles.map((h) => (tree.contains(h) ? tree.bounds(h) : null)),
+    values: handles.map((h) => (tree.contains(h) ? tree.value(h) : null)),
+    hits: tree.query(Shape.box(0, 0, 100, 100)).sort(),
+  });
+  return { tree, handles, snapshot };
+}
+
+function refused(fn, pattern, status = 'invalid_argument') {
+  assert.throws(fn, (e) => e instanceof QuadrantError && e.status === status && pattern.test(e.message), String(pattern));
+}
+
+test('bad coordinates, handles, layers and shapes throw and change nothing', () => {
+  const { tree, handles, snapshot } = scene();
+  const before = snapshot();
+  refused(() => tree.insert(NaN, 0, 1, 1, 'x'), /insert: coordinate is NaN/);
+  refused(() => tree.insert(5, 0, 1, 1, 'x'), /insert/);
+  refused(() => tree.insert(0, 0, Infinity, 1, 'x'), /insert/);
+  refused(() => tree.insert(0, 0, 1, 1, 'x', 2 ** 33), /layers must be an integer/);
+  refused(() => tree.insert(0, 0, 1, 1, 'x', 0), /insert/);
+  refused(() => tree.move(handles[3], 0, 0, -1, 1), /move/);
+  refused(() => tree.move(handles[3] + 2 ** 32, 0, 0, 1, 1), /no object of this tree/); // a later generation
+  refused(() => tree.erase(0), /erase: the handle names no object/);
+  refused(() => tree.erase(-5), /erase/);
+  refused(() => tree.erase(1.5), /erase/);
+  refused(() => tree.value(2 ** 60), /value/);
+  refused(() => tree.moveMany([handles[1], handles[2]], [0, 0, 1, 1, 0, 0, NaN, 1]), /move/);
+  refused(() => tree.moveMany([handles[1], 12345], [0, 0, 1, 1, 0, 0, 1, 1]), /no object/);
+  refused(() => tree.moveMany([handles[1]], [0, 0, 1]), /expected 4 numbers/);
+  refused(() => tree.assign([0, 0, 1, 1, 5, 5, 4, 6]), /item 1/);
+  refused(() => tree.assign([0, 0, 1, 1], ['a'], [0]), /item 0/);
+  refused(() => tree.assign([0, 0, 1]), /4 numbers per object/);
+  refused(() => tree.query(Shape.sphere(1, 1, 1, 1)), /a 3D shape on a QuadTree/);
+  refused(() => tree.query(Shape.polygon([0, 0, 10, 0, 0, 10, 10, 10])), /not convex/); // a bow tie
+  refused(() => tree.query(Shape.circle(0, 0, -1)), /radius is negative/);
+  refused(() => tree.query(Shape.ring(0, 0, 5, 1)), /inner radius exceeds outer/);
+  refused(() => tree.query({ kind: 'box' }), /expected a Shape/);
+  refused(() => tree.raycast(0, 0, NaN, 1), /segment: b: coordinate is NaN/);
+  refused(() => tree.raycast(0, 0, 1, 1, { limit: -1 }), /limit/);
+  refused(() => tree.nearest(0, 0, 1.5), /k must be an integer/);
+  refused(() => tree.nearest(0, 0, 1, { maxDistance: -1 }), /max_distance is negative/);
+  refused(() => tree.nearest(0, 0, 1, { radius: 1 }), /unknown option "radius"/);
+  refused(() => tree.locate(-5, 5), /point outside the world/);
+  assert.deepEqual(snapshot(), before);
+  tree.validate();
+  tree.dispose();
+});
+
+test('bad options are named', () => {
+  refused(() => new q.QuadTree({ world: [0, 0, 1] }), /world/);
+  refused(() => new q.QuadTree({ world: [0, 0, -1, 1] }), /world/);
+  refused(() => new q.QuadTree({ world: [0, 0, 1, 1], placement: 'middle' }), /placement must be one of loose, parent, leaves/);
+  refused(() => new q.QuadTree({ world: [0, 0, 1, 1], scalar: 'half' }), /scalar/);
+  refused(() => new q.QuadTree({ world: [0, 0, 1, 1], maxdepth: 3 }), /unknown option "maxdepth"/);
+  refused(() => new q.QuadTree({ world: [0, 0, 1, 1], maxDepth: -1 }), /maxDepth/);
+  refused(() => new q.Octree({ world: [0, 0, 0, 1, 1, 1], minNodeSize: NaN }), /min_node_size must be finite/);
+  refused(() => new q.AoiWorld({ world: [0, 0, 1, 1], hysteresis: -1 }), /hysteresis/);
+  refused(() => new q.Streamer({ world: [0, 0, 0, 1, 1, 1], unloadMargin: Infinity }), /unload_margin is infinite/);
+});
+
+test('stale handles: erased, cleared, replaced by assign; a reused slot does not revive an old handle', () => {
+  const { tree, handles } = scene();
+  tree.erase(handles[7]);
+  refused(() => tree.erase(handles[7]), /erase/);
+  refused(() => tree.value(handles[7]), /value/);
+  const reused = tree.insert(1, 1, 2, 2, 'new');
+  assert.equal(reused % 2 ** 32, handles[7] % 2 ** 32, 'the freed slot is reused');
+  assert.notEqual(reused, handles[7]);
+  refused(() => tree.setValue(handles[7], 'x'), /setValue/);
+  assert.equal(tree.value(reused), 'new');
+  tree.clear();
+  assert.equal(tree.size, 0);
+  for (const h of [reused, handles[0], handles[49]]) assert.equal(tree.contains(h), false);
+  const fresh = tree.assign([0, 0, 1, 1, 2, 2, 3, 3], ['a', 'b']);
+  assert.deepEqual(Array.from(fresh, (h) => tree.value(h)), ['a', 'b']);
+  for (const h of handles.slice(0, 5)) assert.equal(tree.contains(h), false);
+  tree.dispose();
+  refused(() => tree.size, /used after dispose/, 'logic_error');
+  refused(() => tree.insert(0, 0, 1, 1), /used after dispose/, 'logic_error');
+  tree.dispose(); // twice is harmless
+});
+
+test('forEachPair may change the tree it walks: the pairs are those of the walk\'s start', () => {
+  const { tree, handles } = scene();
+  const want = tree.countPairs();
+  let calls = 0;
+  tree.forEachPair((a, b, ha, hb) => {
+    ++calls;
+    if (tree.contains(hb)) tree.erase(hb); // a game's Destroy(other)
+  });
+  assert.equal(calls, want);
+  assert.ok(tree.size < handles.length);
+  tree.validate();
+  tree.dispose();
+});
+
+test('layer masks: -1 and ~0 are every layer; a query in no layer finds nothing', () => {
+  const tree = new q.QuadTree({ world: [0, 0, 10, 10] });
+  const h = tree.insert(1, 1, 2, 2, 'a', ~0);
+  assert.equal(tree.layers(h), 0xffffffff);
+  tree.setLayers(h, 0x80000000);
+  assert.deepEqual(tree.query(Shape.point(1.5, 1.5), 0x80000000 | 1), ['a']);
+  assert.deepEqual(tree.query(Shape.point(1.5, 1.5), 0x7fffffff), []);
+  refused(() => tree.setLayers(h, 0), /layer mask is 0/);
+  tree.dispose();
+});
