@@ -185,6 +185,8 @@ export interface NearestOptions {
 
 export interface QuadTree<T = unknown> extends SpatialTree<T, 2> {
   insert(minX: number, minY: number, maxX: number, maxY: number, value?: T, layers?: Layers): Handle;
+  /** query(Shape.box(minX, minY, maxX, maxY), layers, out) without making the shape: the fastest window query. */
+  queryBox(minX: number, minY: number, maxX: number, maxY: number, layers?: Layers, out?: T[]): T[];
   move(handle: Handle, minX: number, minY: number, maxX: number, maxY: number): void;
   /** The objects the segment crosses, nearest first. */
   raycast(x0: number, y0: number, x1: number, y1: number, options?: RayOptions): Array<RayHit<T>>;
@@ -197,6 +199,9 @@ export interface QuadTree<T = unknown> extends SpatialTree<T, 2> {
 export interface Octree<T = unknown> extends SpatialTree<T, 3> {
   insert(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number, value?: T,
          layers?: Layers): Handle;
+  /** query(Shape.box3(...), layers, out) without making the shape. */
+  queryBox(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number, layers?: Layers,
+           out?: T[]): T[];
   move(handle: Handle, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void;
   raycast(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number,
           options?: RayOptions): Array<RayHit<T>>;

@@ -470,6 +470,24 @@ function bind(M) {
       const [p, n] = this._into((o, cap, cnt) => M._quadrant_tree_query_into(t, sp, l, o, 0, cap, cnt), 8);
       return this._valuesOf(p, n, out);
     }
+    // query(Shape.box(...)) without making the shape: the commonest query, written straight into a box shape.
+    _queryBox(args, layers, out) {
+      const t = this._live('queryBox'), l = layers32(layers, 'queryBox'), d = this._dims;
+      const sp = buf('box', SH.size);
+      const F = M.HEAPF64;
+      M.HEAP32[(sp + SH.kind) >>> 2] = 0;
+      for (let i = 0; i < d; ++i) {
+        F[((sp + SH.a) >>> 3) + i] = args[i];
+        F[((sp + SH.b) >>> 3) + i] = args[d + i];
+      }
+      for (;;) {
+        const cap = this._cap, o = buf('out', cap * 8 + 8), cnt = small();
+        check(M._quadrant_tree_query_into(t, sp, l, o, 0, cap, cnt));
+        const n = u32(cnt);
+        if (n <= cap) return this._valuesOf(o, n, out);
+        this._cap = n + (n >>> 2);
+      }
+    }
     /** The handles of the same objects, in the same order. */
     queryHandles(s, layers) {
       const t = this._live('queryHandles'), sp = writeShape(s, this._dims), l = layers32(layers, 'queryHandles');
@@ -603,6 +621,7 @@ function bind(M) {
   class QuadTree extends SpatialTree {
     constructor(options) { super(2, options, 'QuadTree'); }
     insert(minX, minY, maxX, maxY, value, layers) { return this._insert(arguments, value, layers); }
+    queryBox(minX, minY, maxX, maxY, layers, out = []) { return this._queryBox(arguments, layers, out); }
     move(h, minX, minY, maxX, maxY) { this._move(h, [minX, minY, maxX, maxY]); }
     raycast(x0, y0, x1, y1, options = {}) { return this._raycast([x0, y0, x1, y1], options, 'raycast'); }
     nearest(x, y, k = 1, options = {}) { return this._nearest([x, y], k, options, 'nearest'); }
@@ -613,6 +632,7 @@ function bind(M) {
   class Octree extends SpatialTree {
     constructor(options) { super(3, options, 'Octree'); }
     insert(minX, minY, minZ, maxX, maxY, maxZ, value, layers) { return this._insert(arguments, value, layers); }
+    queryBox(minX, minY, minZ, maxX, maxY, maxZ, layers, out = []) { return this._queryBox(arguments, layers, out); }
     move(h, minX, minY, minZ, maxX, maxY, maxZ) { this._move(h, [minX, minY, minZ, maxX, maxY, maxZ]); }
     raycast(x0, y0, z0, x1, y1, z1, options = {}) { return this._raycast([x0, y0, z0, x1, y1, z1], options, 'raycast'); }
     nearest(x, y, z, k = 1, options = {}) { return this._nearest([x, y, z], k, options, 'nearest'); }

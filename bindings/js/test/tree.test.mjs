@@ -142,6 +142,7 @@ function checkTree(d, scalar, placement, seed) {
         assert.deepEqual(sure, [...want].sort((x, y) => x - y), `${ref.type} (round ${round})`);
         assert.equal(t.count(shape, layers), got.length);
         assert.deepEqual(Array.from(t.queryHandles(shape, layers), (h) => t.value(h)), got);
+        if (ref.type === 'box') assert.deepEqual(t.queryBox(...ref.box.min, ...ref.box.max, layers), got);
       }
       checked += objects.size;
       skipped += maybe.size;

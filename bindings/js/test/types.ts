@@ -11,6 +11,7 @@ async function main(): Promise<void> {
   const h: Handle = tree.insert(1, 2, 3, 4, { name: 'orc', hp: 10 }, 0b1);
   const near: Unit[] = tree.query(Shape.circle(2, 3, 10));
   const names: string[] = near.map((u) => u.name);
+  const inBox: Unit[] = tree.queryBox(0, 0, 10, 10, undefined, []);
   tree.move(h, 2, 2, 4, 4);
   const pairs: Array<[Unit, Unit]> = tree.pairs();
   tree.forEachPair((a, b) => a.hp > b.hp);
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
   const events: AoiEvent[] = world.tick();
   const streamer = new q.Streamer({ world: [0, 0, 0, 10, 10, 10], unloadMargin: 1 });
   const update: StreamUpdate = streamer.update([{ position: [1, 1, 1], prefetchRadius: 3 }]);
-  console.log(names, pairs.length, t, inView, events, update.loads.map((l) => l.id));
+  console.log(names, inBox, pairs.length, t, inView, events, update.loads.map((l) => l.id));
   // @ts-expect-error a 3D shape does not fit a quadtree
   tree.query(Shape.sphere(0, 0, 0, 1));
   // @ts-expect-error a value of the wrong type

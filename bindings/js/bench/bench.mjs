@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: MIT
+// quadrant's WebAssembly package against the JavaScript spatial libraries people install, in one node process on
+// the same data: @timohausmann/quadtree-js (the quadtree of most tutorials), rbush (a dynamic R-tree) and
+// flatbush (a static packed R-tree). Two workloads, as bench_peers runs them natively (bench/scene.hpp):
+//   moving   N boxes moving and bouncing; every frame: update the structure, then report every overlapping pair
+//   static   N boxes built once (timed), then 1000 windows covering 0.01% and 1% of the world
+// Every contender's answer (pair or hit count and an order-free checksum) must equal the others', or the run fails.
+// Times are medians: of the frames (moving), of --runs repetitions (static). Results: docs/web.md.
+//
+//   node bench/bench.mjs [--quick] [--runs 5] [--json out.json]
+import { parseArgs } from 'node:util';
+import os from 'node:os';
+
+import Flatbush from 'flatbush';
+import RBush from 'rbush';
+import Quadtree from '@timohausmann/quadtree-js';
+
+import load from '../quadrant.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    runs: { type: 'string', default: '5' },
+    json: { type: 'string' },
+    only: { type: 'string' },
+  },
+});
+const runs = Number(args.runs);
+const q = await load();
+
+// ---- data (the native benchmark's scene: bench/scene.hpp) ----
+
+function rng(seed) {
+  let s = BigInt(seed) & 0xffffffffffffffffn;
+  const next = () => {
+    s = (s * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
+    return Number(s >> 11n) / 2 ** 53;
+  };
+  return { unit: next, uniform: (lo, hi) => lo + (hi - lo) * next() };
+}
+
+/** A world 1.5 : 1 that N boxes of side 1 to 3 cover about 1/8 of (the MMO article's density). */
+function worldFor(n) {
+  const area = (8 * n * 13) / 3, h = Math.sqrt(area / 1.5);
+  return [0, 0, Math.fround(1.5 * h), Math.fround(h)];
+}
+
+class MovingScene {
+  constructor(n, seed) {
+    const r = rng(seed);
+    this.world = worldFor(n);
+    const [, , w, h] = this.world;
+    this.n = n;
+    this.cx = new Float64Array(n);
+    this.cy = new Float64Array(n);
+    this.half = new Float64Array(n);
+    this.vx = new Float64Array(n);
+    this.vy = new Float64Array(n);
+    for (let i = 0; i < n; ++i) {
+      const half = r.uniform(1, 3) / 2;
+      this.half[i] = half;
+      this.cx[i] = r.uniform(half, w - half);
+      this.cy[i] = r.uniform(half, h - half);
+      const speed = r.uniform(0.05, 0.2), angle = r.uniform(0, 2 * Math.PI);
+      this.vx[i] = speed * Math.cos(angle);
+      this.vy[i] = speed * Math.sin(angle);
+    }
+    this.boxes = new Float64Array(4 * n); // minX, minY, maxX, maxY per box
+    this.initial = [this.cx.slice(), this.cy.slice(), this.vx.slice(), this.vy.slice()];
+    this.refresh();
+  }
+  reset() {
+    [this.cx, this.cy, this.vx, this.vy] = this.initial.map((a) => a.slice());
+    this.refresh();
+  }
+  step() {
+    const [, , w, h] = this.world;
+    for (let i = 0; i < this.n; ++i) {
+      const half = this.half[i];
+      let x = this.cx[i] + this.vx[i], y = this.cy[i] + this.vy[i];
+      if (x < half || x > w - half) { this.vx[i] = -this.vx[i]; x = Math.min(Math.max(x, half), w - half); }
+      if (y < half || y > h - half) { this.vy[i] = -this.vy[i]; y = Math.min(Math.max(y, half), h - half); }
+      this.cx[i] = x;
+      this.cy[i] = y;
+    }
+    this.refresh();
+  }
+  refresh() {
+    const b = this.boxes;
+    for (let i = 0; i < this.n; ++i) {
+      b[4 * i] = this.cx[i] - this.half[i];
+      b[4 * i + 1] = this.cy[i] - this.half[i];
+      b[4 * i + 2] = this.cx[i] + this.half[i];
+      b[4 * i + 3] = this.cy[i] + this.half[i];
+    }
+  }
+}
+
+function windows(world, count, fraction, seed) {
+  const r = rng(seed), side = Math.sqrt(fraction * world[2] * world[3]), out = [];
+  for (let i = 0; i < count; ++i) {
+    const x = r.uniform(0, world[2] - side), y = r.uniform(0, world[3] - side);
+    out.push([x, y, x + side, y + side]);
+  }
+  return out;
+}
+
+/** The native benchmark's depth for N objects. */
+function depthFor(n) {
+  let depth = 1;
+  for (let cap = 8; cap < n; cap *= 4) ++depth;
+  return Math.max(8, depth + 1);
+}
+
+// ---- answers: a count and an order-free checksum ----
+
+class Answer {
+  constructor() { this.count = 0; this.sum = 0; }
+  pair(a, b) {
+    if (a > b) [a, b] = [b, a];
+    ++this.count;
+    this.sum = (this.sum + Math.imul(a, 0x9e3779b1) + Math.imul(b ^ 0x5bd1e995, 0x85ebca6b)) | 0;
+  }
+  hit(query, id) {
+    ++this.count;
+    this.sum = (this.sum + Math.imul(id + 1, 0x9e3779b1) + Math.imul(query + 7, 0x85ebca6b)) | 0;
+  }
+  same(o) { return this.count === o.count && this.sum === o.sum; }
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b), m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+function time(fn) {
+  const t0 = performance.now();
+  fn();
+  return performance.now() - t0;
+}
+
+// ---- moving boxes: each contender builds at frame 0 (untimed), then per frame updates and finds every pair ----
+
+const movers = {
+  'quadrant (moveMany + pairs)': (scene, placement) => {
+    const tree = new q.QuadTree({ world: scene.world, scalar: 'float', placement, maxDepth: depthFor(scene.n) });
+    const handles = tree.assign(scene.boxes);
+    return {
+      update() { tree.moveMany(handles, scene.boxes); },
+      pairs(ans) { tree.forEachPair((a, b) => { ans.pair(a, b); }); },
+      dispose() { tree.dispose(); },
+    };
+  },
+  'rbush (clear + load + search each)': (scene) => {
+    const tree = new RBush();
+    const items = Array.from({ length: scene.n }, (_, i) => ({ minX: 0, minY: 0, maxX: 0, maxY: 0, id: i }));
+    const refresh = () => {
+      const b = scene.boxes;
+      for (let i = 0; i < scene.n; ++i) {
+        const it = items[i];
+        it.minX = b[4 * i]; it.minY = b[4 * i + 1]; it.maxX = b[4 * i + 2]; it.maxY = b[4 * i + 3];
+      }
+      tree.clear();
+      tree.load(items);
+    };
+    refresh();
+    return {
+      update: refresh,
+      pairs(ans) {
+        for (const it of items) for (const o of tree.search(it)) if (o.id > it.id) ans.pair(it.id, o.id);
+      },
+      dispose() {},
+    };
+  },
+  'flatbush (rebuild + search each)': (scene) => {
+    let index;
+    const build = () => {
+      const b = scene.boxes;
+      index = new Flatbush(scene.n);
+      for (let i = 0; i < scene.n; ++i) index.add(b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]);
+      index.finish();
+    };
+    build();
+    return {
+      update: build,
+      pairs(ans) {
+        const b = scene.boxes;
+        for (let i = 0; i < scene.n; ++i) {
+          for (const j of index.search(b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3])) if (j > i) ans.pair(i, j);
+        }
+      },
+      dispose() {},
+    };
+  },
+  'quadtree-js (clear + insert + retrieve each)': (scene) => {
+    const [, , w, h] = scene.world;
+    const tree = new Quadtree({ x: 0, y: 0, width: w, height: h }, 10, depthFor(scene.n));
+    const rects = Array.from({ length: scene.n }, (_, i) => ({ x: 0, y: 0, width: 0, height: 0, id: i }));
+    const build = () => {
+      const b = scene.boxes;
+      tree.clear();
+      for (let i = 0; i < scene.n; ++i) {
+        const r = rects[i];
+        r.x = b[4 * i]; r.y = b[4 * i + 1]; r.width = b[4 * i + 2] - b[4 * i]; r.height = b[4 * i + 3] - b[4 * i + 1];
+        tree.insert(r);
+      }
+    };
+    build();
+    return {
+      update: build,
+      pairs(ans) {
+        // retrieve gives candidates (the objects of the nodes the rectangle reaches): the exact test is the caller's.
+        for (const r of rects) {
+          for (const o of tree.retrieve(r)) {
+            if (o.id > r.id && o.x <= r.x + r.width && r.x <= o.x + o.width && o.y <= r.y + r.height && r.y <= o.y + o.height) {
+              ans.pair(r.id, o.id);
+            }
+          }
+        }
+      },
+      dispose() { tree.clear(); },
+    };
+  },
+};
+
+function benchMoving(rows) {
+  const plans = args.quick ? [[1000, 20], [10000, 8]] : [[1000, 100], [10000, 40], [100000, 10]];
+  for (const [n, frames] of plans) {
+    const scene = new MovingScene(n, 42);
+    let reference = null;
+    const entries = [];
+    for (const [name, make] of Object.entries(movers)) {
+      const variants = name.startsWith('quadrant') ? ['loose', 'parent'] : [null];
+      for (const placement of variants) {
+        // quadtree-js at 100k: seconds a frame; a few frames say enough.
+        const f = name.startsWith('quadtree-js') && n >= 100000 ? 3 : frames;
+        scene.reset();
+        const c = make(scene, placement);
+        const ans = new Answer();
+        c.pairs(ans);
+        const samples = [];
+        for (let k = 0; k < f; ++k) {
+          scene.step();
+          samples.push(time(() => { c.update(); c.pairs(ans); }));
+        }
+        c.dispose();
+        // Parity over the frames every contender ran (quadtree-js may run fewer).
+        const label = placement ? name.replace('quadrant', `quadrant ${placement}`) : name;
+        entries.push({ label, ms: median(samples), frames: f, ans });
+        process.stderr.write(`moving ${n} ${label}: ${median(samples).toFixed(3)} ms/frame (${f} frames)\n`);
+        if (f === frames) {
+          if (reference === null) reference = ans;
+          else if (!reference.same(ans)) throw new Error(`moving ${n}: ${label} disagrees (${ans.count} pairs vs ${reference.count})`);
+        }
+      }
+    }
+    checkShortRuns(scene, entries, frames);
+    rows.push({ workload: 'moving boxes', n, unit: 'ms/frame', entries });
+  }
+}
+
+// quadtree-js ran fewer frames at 100k: its pairs over those frames must match quadrant's over the same frames.
+function checkShortRuns(scene, entries, frames) {
+  const short = entries.filter((e) => e.frames !== frames);
+  if (short.length === 0) return;
+  scene.reset();
+  const c = movers['quadrant (moveMany + pairs)'](scene, 'loose');
+  const ans = new Answer();
+  c.pairs(ans);
+  for (let k = 0; k < short[0].frames; ++k) {
+    scene.step();
+    c.update();
+    c.pairs(ans);
+  }
+  c.dispose();
+  for (const e of short) if (!e.ans.same(ans)) throw new Error(`moving ${scene.n}: ${e.label} disagrees`);
+}
+
+// ---- static windows ----
+
+const statics = {
+  'quadrant (assign + query)': (boxes, world, n, placement) => {
+    const tree = new q.QuadTree({ world, scalar: 'float', placement, maxDepth: depthFor(n) });
+    tree.assign(boxes);
+    const out = [];
+    return {
+      query(w, k, ans) {
+        tree.queryBox(w[0], w[1], w[2], w[3], undefined, out);
+        for (let i = 0; i < out.length; ++i) ans.hit(k, out[i]);
+      },
+      dispose() { tree.dispose(); },
+    };
+  },
+  'flatbush': (boxes, world, n) => {
+    const index = new Flatbush(n);
+    for (let i = 0; i < n; ++i) index.add(boxes[4 * i], boxes[4 * i + 1], boxes[4 * i + 2], boxes[4 * i + 3]);
+    index.finish();
+    return {
+      query(w, k, ans) { for (const i of index.search(w[0], w[1], w[2], w[3])) ans.hit(k, i); },
+      dispose() {},
+    };
+  },
+  'rbush (load)': (boxes, world, n) => {
+    const items = new Array(n);
+    for (let i = 0; i < n; ++i) items[i] = { minX: boxes[4 * i], minY: boxes[4 * i + 1], maxX: boxes[4 * i + 2], maxY: boxes[4 * i + 3], id: i };
+    const tree = new RBush().load(items);
+    const bbox = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+    return {
+      query(w, k, ans) {
+        bbox.minX = w[0]; bbox.minY = w[1]; bbox.maxX = w[2]; bbox.maxY = w[3];
+        for (const it of tree.search(bbox)) ans.hit(k, it.id);
+      },
+      dispose() {},
+    };
+  },
+  'quadtree-js (insert + retrieve)': (boxes, world, n) => {
+    const tree = new Quadtree({ x: 0, y: 0, width: world[2], height: world[3] }, 10, depthFor(n));
+    for (let i = 0; i < n; ++i) {
+      tree.insert({ x: boxes[4 * i], y: boxes[4 * i + 1], width: boxes[4 * i + 2] - boxes[4 * i], height: boxes[4 * i + 3] - boxes[4 * i + 1], id: i });
+    }
+    const rect = { x: 0, y: 0, width: 0, height: 0 };
+    return {
+      query(w, k, ans) {
+        rect.x = w[0]; rect.y = w[1]; rect.width = w[2] - w[0]; rect.height = w[3] - w[1];
+        for (const o of tree.retrieve(rect)) {
+          if (o.x <= w[2] && w[0] <= o.x + o.width && o.y <= w[3] && w[1] <= o.y + o.height) ans.hit(k, o.id);
+        }
+      },
+      dispose() { tree.clear(); },
+    };
+  },
+};
+
+function benchStatic(rows) {
+  const sizes = args.quick ? [100000] : [100000, 1000000];
+  for (const n of sizes) {
+    const scene = new MovingScene(n, 7);
+    // The float tree stores float boxes: every contender gets the same float-rounded boxes.
+    const boxes = Float64Array.from(scene.boxes, Math.fround);
+    const world = scene.world;
+    const cases = [['windows of 0.01%', windows(world, 1000, 0.0001, 8)], ['windows of 1%', windows(world, 1000, 0.01, 9)]]
+      .map(([label, ws]) => [label, ws.map((w) => w.map(Math.fround))]);
+    const results = { build: [], 'windows of 0.01%': [], 'windows of 1%': [] };
+    const references = {};
+    for (const [name, make] of Object.entries(statics)) {
+      const variants = name.startsWith('quadrant') ? ['loose', 'parent'] : [null];
+      for (const placement of variants) {
+        const label = placement ? name.replace('quadrant', `quadrant ${placement}`) : name;
+        if (name.startsWith('quadtree-js') && n > 100000) continue; // minutes at 1M; its 100k row says enough
+        const builds = [], times = { 'windows of 0.01%': [], 'windows of 1%': [] };
+        for (let r = 0; r < runs; ++r) {
+          let c;
+          builds.push(time(() => { c = make(boxes, world, n, placement); }));
+          for (const [caseLabel, ws] of cases) {
+            const ans = new Answer();
+            times[caseLabel].push(time(() => { ws.forEach((w, k) => c.query(w, k, ans)); }));
+            if (!references[caseLabel]) references[caseLabel] = ans;
+            else if (!references[caseLabel].same(ans)) throw new Error(`static ${n} ${caseLabel}: ${label} disagrees (${ans.count} hits vs ${references[caseLabel].count})`);
+          }
+          c.dispose();
+        }
+        results.build.push({ label, ms: median(builds), frames: runs });
+        for (const [caseLabel] of cases) results[caseLabel].push({ label, ms: median(times[caseLabel]), frames: runs });
+        process.stderr.write(`static ${n} ${label}: build ${median(builds).toFixed(1)} ms, ` +
+          cases.map(([c]) => `${c} ${median(times[c]).toFixed(2)} ms`).join(', ') + '\n');
+      }
+    }
+    for (const [caseLabel, entries] of Object.entries(results)) {
+      rows.push({ workload: `static ${caseLabel}`, n, unit: caseLabel === 'build' ? 'ms build' : 'ms/1000 queries', entries });
+    }
+  }
+}
+
+const rows = [];
+if (!args.only || args.only === 'moving') benchMoving(rows);
+if (!args.only || args.only === 'static') benchStatic(rows);
+
+// The table: each contender's median and its ratio to quadrant's best variant on that row.
+console.log(`quadrant ${q.version} (WebAssembly) in node ${process.version}, ${os.cpus()[0].model}, ${os.cpus().length} cores`);
+console.log('| workload | N | contender | median | x quadrant\'s best |');
+console.log('|---|---|---|---|---|');
+for (const row of rows) {
+  const best = Math.min(...row.entries.filter((e) => e.label.startsWith('quadrant')).map((e) => e.ms));
+  for (const e of row.entries) {
+    console.log(`| ${row.workload} | ${row.n} | ${e.label} | ${e.ms.toFixed(e.ms < 10 ? 3 : 1)} ${row.unit} | ${(e.ms / best).toFixed(2)} |`);
+  }
+}
+if (args.json) {
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(args.json, JSON.stringify({ node: process.version, cpu: os.cpus()[0].model, rows }, null, 2));
+}
