@@ -522,13 +522,19 @@ int collect_node(void* user, const quadrant_node* n) {
 
 quadrant_status quadrant_tree_query_into(const quadrant_tree* tree, const quadrant_shape* shape, uint32_t layers,
                                          quadrant_handle* handles, uint64_t* values, size_t capacity, size_t* count) {
+  return quadrant_tree_query_into_stats(tree, shape, layers, handles, values, capacity, count, nullptr);
+}
+quadrant_status quadrant_tree_query_into_stats(const quadrant_tree* tree, const quadrant_shape* shape,
+                                               uint32_t layers, quadrant_handle* handles, uint64_t* values,
+                                               size_t capacity, size_t* count, quadrant_query_stats* stats) {
   if (count != nullptr) *count = 0;
   return on(tree, "tree", [&] {
     need(shape, "shape");
     need(count, "count");
     Collect c{handles, values, capacity, 0};
-    tree->query(*shape, layers, &collect_hit, &c);
+    const quadrant_query_stats s = tree->query(*shape, layers, &collect_hit, &c);
     *count = c.count;
+    if (stats != nullptr) *stats = s;
   });
 }
 quadrant_status quadrant_tree_pairs(const quadrant_tree* tree, uint32_t layers, quadrant_pair_fn fn, void* user) {

@@ -395,8 +395,16 @@ void check_assign(Placement placement, std::uint32_t seed) {
     const quadrant_shape shape = quadrant_shape_box(D, qlo, qhi);
     ASSERT_EQ(quadrant_tree_query_into(ct, &shape, ~0u, nullptr, got.data(), n, &count), QUADRANT_OK);
     got.resize(count);
-    tree.query(q, [&](const std::uint64_t& v) { expect.push_back(v); });
+    const quadrant::QueryStats want_stats = tree.query(q, [&](const std::uint64_t& v) { expect.push_back(v); });
     EXPECT_EQ(got, expect);
+    // The array form with the walk's counts: those of the C++ walk.
+    quadrant_query_stats stats{};
+    std::size_t again = 0;
+    ASSERT_EQ(quadrant_tree_query_into_stats(ct, &shape, ~0u, nullptr, nullptr, 0, &again, &stats), QUADRANT_OK);
+    EXPECT_EQ(again, count);
+    EXPECT_EQ(stats.nodes_visited, want_stats.nodes_visited);
+    EXPECT_EQ(stats.box_tests, want_stats.box_tests);
+    EXPECT_EQ(stats.hits, count);
   }
   // Values and layers may be left out: values become the items' indices, layers every layer.
   quadrant_tree* plain = nullptr;

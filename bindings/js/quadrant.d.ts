@@ -152,6 +152,8 @@ export interface SpatialTree<T, D extends 2 | 3> {
   query(shape: QueryShape<D>, layers?: Layers, out?: T[]): T[];
   /** The handles of the same objects, in the same order. */
   queryHandles(shape: QueryShape<D>, layers?: Layers): Float64Array;
+  /** What the last query, queryBox, queryHandles or count walked: nodes visited, box tests, hits. */
+  readonly lastQuery: { nodesVisited: number; boxTests: number; hits: number };
   /** How many objects the shape touches. */
   count(shape: QueryShape<D>, layers?: Layers): number;
   /** Every pair of objects in `layers` whose boxes overlap (touching counts), once. */

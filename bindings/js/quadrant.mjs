@@ -261,7 +261,14 @@ function bind(M) {
       if (options.minNodeSize !== undefined) F[(c + CFG.minSize) >>> 3] = options.minNodeSize;
       const out = c + CFG.size;
       check(M._quadrant_tree_create(c, out));
-      super(u32(out), M._quadrant_tree_destroy);
+      // What the last query walked (nodes, box tests), for counters such as the demo page's; freed with the tree.
+      const stats = M._malloc(16);
+      M.HEAPU32.fill(0, stats >>> 2, (stats >>> 2) + 4);
+      super(u32(out), (p) => {
+        M._quadrant_tree_destroy(p);
+        M._free(stats);
+      });
+      this._stats = stats;
       this._dims = dims;
       this._values = [];
       // The full generation of each slot's last object, to rebuild the 64-bit handle from a number's 21 bits.
@@ -274,6 +281,11 @@ function bind(M) {
         splitThreshold: M.HEAP32[(c + CFG.split) >>> 2], minNodeSize: options.minNodeSize ?? 0 };
     }
 
+    /** What the last query, queryBox, count or queryHandles on this tree walked. */
+    get lastQuery() {
+      this._live('lastQuery');
+      return { nodesVisited: u32(this._stats), boxTests: u32(this._stats + 4), hits: u32(this._stats + 8) };
+    }
     /** The settings the tree was made with (defaults filled in). */
     get config() { return { ...this._config, world: this._config.world.slice() }; }
     /** 2 for a QuadTree, 3 for an Octree. */
@@ -467,7 +479,7 @@ function bind(M) {
     /** The values of every object in `layers` whose box the shape touches (exact), into `out` if given. */
     query(s, layers, out = []) {
       const t = this._live('query'), sp = writeShape(s, this._dims), l = layers32(layers, 'query');
-      const [p, n] = this._into((o, cap, cnt) => M._quadrant_tree_query_into(t, sp, l, o, 0, cap, cnt), 8);
+      const [p, n] = this._into((o, cap, cnt) => M._quadrant_tree_query_into_stats(t, sp, l, o, 0, cap, cnt, this._stats), 8);
       return this._valuesOf(p, n, out);
     }
     // query(Shape.box(...)) without making the shape: the commonest query, written straight into a box shape.
@@ -482,7 +494,7 @@ function bind(M) {
       }
       for (;;) {
         const cap = this._cap, o = buf('out', cap * 8 + 8), cnt = small();
-        check(M._quadrant_tree_query_into(t, sp, l, o, 0, cap, cnt));
+        check(M._quadrant_tree_query_into_stats(t, sp, l, o, 0, cap, cnt, this._stats));
         const n = u32(cnt);
         if (n <= cap) return this._valuesOf(o, n, out);
         this._cap = n + (n >>> 2);
@@ -491,13 +503,13 @@ function bind(M) {
     /** The handles of the same objects, in the same order. */
     queryHandles(s, layers) {
       const t = this._live('queryHandles'), sp = writeShape(s, this._dims), l = layers32(layers, 'queryHandles');
-      const [p, n] = this._into((o, cap, cnt) => M._quadrant_tree_query_into(t, sp, l, o, 0, cap, cnt), 8);
+      const [p, n] = this._into((o, cap, cnt) => M._quadrant_tree_query_into_stats(t, sp, l, o, 0, cap, cnt, this._stats), 8);
       return this._handlesOf(p, n);
     }
     /** How many objects the shape touches (nothing is copied out). */
     count(s, layers) {
       const t = this._live('count'), sp = writeShape(s, this._dims), c = small();
-      check(M._quadrant_tree_query_into(t, sp, layers32(layers, 'count'), 0, 0, 0, c));
+      check(M._quadrant_tree_query_into_stats(t, sp, layers32(layers, 'count'), 0, 0, 0, c, this._stats));
       return u32(c);
     }
     _pairs(layers, fn, what) {

@@ -140,6 +140,8 @@ function checkTree(d, scalar, placement, seed) {
         assert.equal(new Set(got).size, got.length, `${ref.type}: reported once each`);
         const sure = got.filter((id) => !maybe.has(id)).sort((x, y) => x - y);
         assert.deepEqual(sure, [...want].sort((x, y) => x - y), `${ref.type} (round ${round})`);
+        assert.equal(t.lastQuery.hits, got.length);
+        assert.ok(t.lastQuery.nodesVisited >= 1, 'the walk visited the root');
         assert.equal(t.count(shape, layers), got.length);
         assert.deepEqual(Array.from(t.queryHandles(shape, layers), (h) => t.value(h)), got);
         if (ref.type === 'box') assert.deepEqual(t.queryBox(...ref.box.min, ...ref.box.max, layers), got);

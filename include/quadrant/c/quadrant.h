@@ -221,6 +221,11 @@ QUADRANT_C_API quadrant_status quadrant_tree_query(const quadrant_tree* tree, co
 QUADRANT_C_API quadrant_status quadrant_tree_query_into(const quadrant_tree* tree, const quadrant_shape* shape,
                                                         uint32_t layers, quadrant_handle* handles, uint64_t* values,
                                                         size_t capacity, size_t* count);
+/** quadrant_tree_query_into, and what the walk did into *stats (may be NULL): nodes visited, box tests, hits. */
+QUADRANT_C_API quadrant_status quadrant_tree_query_into_stats(const quadrant_tree* tree, const quadrant_shape* shape,
+                                                              uint32_t layers, quadrant_handle* handles,
+                                                              uint64_t* values, size_t capacity, size_t* count,
+                                                              quadrant_query_stats* stats);
 /** Calls fn once for every pair of objects in `layers` whose boxes overlap (touching counts). */
 QUADRANT_C_API quadrant_status quadrant_tree_pairs(const quadrant_tree* tree, uint32_t layers, quadrant_pair_fn fn,
                                                    void* user);
