@@ -48,6 +48,10 @@ struct quadrant_tree {
   virtual std::uint32_t layers(quadrant_handle h) const = 0;
   virtual quadrant_query_stats query(const quadrant_shape& shape, std::uint32_t layers, quadrant_hit_fn fn,
                                      void* user) const = 0;
+  // The hits into arrays (the first `capacity`; either may be NULL), with no call through a pointer per hit; the
+  // stats' hits count them all.
+  virtual quadrant_query_stats query_into(const quadrant_shape& shape, std::uint32_t layers, quadrant_handle* handles,
+                                          std::uint64_t* values, std::size_t capacity) const = 0;
   // Pairs in `layers`, or through `matrix` when it is not NULL.
   virtual void pairs(std::uint32_t layers, const quadrant_layer_matrix* matrix, quadrant_pair_fn fn,
                      void* user) const = 0;
@@ -161,6 +165,21 @@ struct TreeC final : quadrant_tree {
                       layers);
     });
     return quadrant_query_stats{st.nodes_visited, st.box_tests, st.hits, st.stopped ? 1 : 0};
+  }
+  quadrant_query_stats query_into(const quadrant_shape& shape, std::uint32_t layers, quadrant_handle* handles,
+                                  std::uint64_t* values, std::size_t capacity) const override {
+    quadrant::QueryStats st;
+    std::size_t count = 0;
+    with_shape<D, S>(shape, [&](const auto& s) {
+      st = tree.query(s, [&](quadrant::Handle h, const std::uint64_t& v) {
+        if (count < capacity) {
+          if (handles != nullptr) handles[count] = encode(h);
+          if (values != nullptr) values[count] = v;
+        }
+        ++count;
+      }, layers);
+    });
+    return quadrant_query_stats{st.nodes_visited, st.box_tests, count, 0};
   }
   void pairs(std::uint32_t layers, const quadrant_layer_matrix* matrix, quadrant_pair_fn fn,
              void* user) const override {
@@ -477,15 +496,6 @@ struct Collect {
   uint64_t* values;
   size_t capacity, count;
 };
-int collect_hit(void* user, quadrant_handle h, uint64_t v) {
-  auto* c = static_cast<Collect*>(user);
-  if (c->count < c->capacity) {
-    if (c->handles != nullptr) c->handles[c->count] = h;
-    if (c->values != nullptr) c->values[c->count] = v;
-  }
-  ++c->count;
-  return 1;
-}
 int collect_pair(void* user, quadrant_handle a, uint64_t, quadrant_handle b, uint64_t) {
   auto* c = static_cast<Collect*>(user);
   if (c->count < c->capacity && c->handles != nullptr) {
@@ -531,9 +541,8 @@ quadrant_status quadrant_tree_query_into_stats(const quadrant_tree* tree, const 
   return on(tree, "tree", [&] {
     need(shape, "shape");
     need(count, "count");
-    Collect c{handles, values, capacity, 0};
-    const quadrant_query_stats s = tree->query(*shape, layers, &collect_hit, &c);
-    *count = c.count;
+    const quadrant_query_stats s = tree->query_into(*shape, layers, handles, values, capacity);
+    *count = s.hits;
     if (stats != nullptr) *stats = s;
   });
 }

@@ -199,6 +199,26 @@ function bind(M) {
     return p;
   }
 
+  // Boxes as the caller keeps them (min..., max... per object) into the C API's two arrays (mins, maxs).
+  function deinterleave(boxes, n, d, mins, maxs) {
+    const F = M.HEAPF64, a = mins >>> 3, b = maxs >>> 3;
+    if (d === 2) {
+      for (let i = 0; i < n; ++i) {
+        F[a + 2 * i] = boxes[4 * i];
+        F[a + 2 * i + 1] = boxes[4 * i + 1];
+        F[b + 2 * i] = boxes[4 * i + 2];
+        F[b + 2 * i + 1] = boxes[4 * i + 3];
+      }
+    } else {
+      for (let i = 0; i < n; ++i) {
+        for (let j = 0; j < 3; ++j) {
+          F[a + 3 * i + j] = boxes[6 * i + j];
+          F[b + 3 * i + j] = boxes[6 * i + 3 + j];
+        }
+      }
+    }
+  }
+
   function readNode(p, dims) {
     const vec = (off) => Array.from({ length: dims }, (_, i) => f64(p + off + i * 8));
     return {
@@ -364,19 +384,19 @@ function bind(M) {
         lay = buf('d', n * 4 + 4);
         for (let i = 0; i < n; ++i) M.HEAPU32[(lay >>> 2) + i] = layers32(layers[i], 'assign');
       }
-      const F = M.HEAPF64;
-      for (let i = 0, k = 0; i < n; ++i) {
-        for (let j = 0; j < d; ++j) F[(mins >>> 3) + i * d + j] = boxes[k + j];
-        for (let j = 0; j < d; ++j) F[(maxs >>> 3) + i * d + j] = boxes[k + d + j];
-        k += 2 * d;
-      }
+      deinterleave(boxes, n, d, mins, maxs);
       check(M._quadrant_tree_assign(t, mins, maxs, 0, lay, n, hs));
-      this._values = [];
-      const handles = new Float64Array(n);
+      // Slots follow space, not the items' order: each item's value goes to its handle's slot.
+      const V = new Array(n), U = M.HEAPU32, handles = new Float64Array(n);
+      if (this._gens.length < n) this._gens = new Uint32Array(n);
+      const G = this._gens;
       for (let i = 0; i < n; ++i) {
-        handles[i] = this._handleAt(hs + 8 * i);
-        this._values[u32(hs + 8 * i) - 1] = values != null ? values[i] : i;
+        const lo = U[(hs >>> 2) + 2 * i], hi = U[(hs >>> 2) + 2 * i + 1];
+        G[lo - 1] = hi;
+        V[lo - 1] = values != null ? values[i] : i;
+        handles[i] = lo + (hi & GEN_BITS) * TWO32;
       }
+      this._values = V;
       return handles;
     }
     /** Removes the object. Throws for a stale handle (nothing changes). */
@@ -394,16 +414,13 @@ function bind(M) {
       const n = handles.length;
       numberArray(boxes, n * 2 * d, `moveMany: boxes (${2 * d} numbers per handle)`);
       const hs = buf('c', n * 8 + 8), mins = buf('a', n * d * 8 + 8), maxs = buf('b', n * d * 8 + 8);
-      const U = M.HEAPU32, F = M.HEAPF64;
-      for (let i = 0, k = 0; i < n; ++i, k += 2 * d) {
+      const U = M.HEAPU32;
+      for (let i = 0; i < n; ++i) {
         this._split(handles[i]);
         U[(hs >>> 2) + 2 * i] = this._lo;
         U[(hs >>> 2) + 2 * i + 1] = this._hi;
-        for (let j = 0; j < d; ++j) {
-          F[(mins >>> 3) + i * d + j] = boxes[k + j];
-          F[(maxs >>> 3) + i * d + j] = boxes[k + d + j];
-        }
       }
+      deinterleave(boxes, n, d, mins, maxs);
       check(M._quadrant_tree_move_many(t, hs, mins, maxs, n));
     }
     /** Changes the object's layer mask. */
