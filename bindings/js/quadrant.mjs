@@ -165,6 +165,9 @@ function bind(M) {
     return b.ptr;
   }
   const small = () => buf('small', 1024); // out-parameters: a count, a handle, a struct
+  // queryBox's shape (always a box) and count, made once: the fastest query writes only the box's numbers.
+  const boxShape = M._malloc(SH.size + 16), boxCount = boxShape + SH.size;
+  M.HEAPU8.fill(0, boxShape, boxShape + SH.size + 16);
   function check(status) {
     if (status !== 0) throw new QuadrantError(M.UTF8ToString(M._quadrant_last_error()), STATUS[status] || 'internal_error');
   }
@@ -502,17 +505,15 @@ function bind(M) {
     // query(Shape.box(...)) without making the shape: the commonest query, written straight into a box shape.
     _queryBox(args, layers, out) {
       const t = this._live('queryBox'), l = layers32(layers, 'queryBox'), d = this._dims;
-      const sp = buf('box', SH.size);
-      const F = M.HEAPF64;
-      M.HEAP32[(sp + SH.kind) >>> 2] = 0;
+      const F = M.HEAPF64, a = (boxShape + SH.a) >>> 3, b = (boxShape + SH.b) >>> 3;
       for (let i = 0; i < d; ++i) {
-        F[((sp + SH.a) >>> 3) + i] = args[i];
-        F[((sp + SH.b) >>> 3) + i] = args[d + i];
+        F[a + i] = args[i];
+        F[b + i] = args[d + i];
       }
       for (;;) {
-        const cap = this._cap, o = buf('out', cap * 8 + 8), cnt = small();
-        check(M._quadrant_tree_query_into_stats(t, sp, l, o, 0, cap, cnt, this._stats));
-        const n = u32(cnt);
+        const cap = this._cap, o = buf('out', cap * 8 + 8);
+        check(M._quadrant_tree_query_into_stats(t, boxShape, l, o, 0, cap, boxCount, this._stats));
+        const n = M.HEAPU32[boxCount >>> 2];
         if (n <= cap) return this._valuesOf(o, n, out);
         this._cap = n + (n >>> 2);
       }
