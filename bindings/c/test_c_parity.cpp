@@ -24,22 +24,38 @@ namespace {
 
 using quadrant::Placement;
 
+// One tree's settings on both sides: the C config and the C++ Config, over [lo, hi]^D.
+template <int D, class S>
+struct Configs {
+  quadrant_config c;
+  quadrant::Config<D, S> cpp;
+  Configs(Placement placement, double lo, double hi, int split) {
+    quadrant_config_init(&c, D, sizeof(S) == 4 ? QUADRANT_FLOAT : QUADRANT_DOUBLE);
+    for (int i = 0; i < D; ++i) {
+      c.world_min[i] = lo, c.world_max[i] = hi;
+      cpp.world.min[i] = S(lo), cpp.world.max[i] = S(hi);
+    }
+    c.placement = placement == Placement::Loose    ? QUADRANT_LOOSE
+                  : placement == Placement::Parent ? QUADRANT_PARENT
+                                                   : QUADRANT_LEAVES;
+    cpp.placement = placement;
+    c.split_threshold = cpp.split_threshold = split;
+  }
+};
+
+template <int D, class S>
+std::string trace(Placement placement) {
+  return std::string(D == 2 ? "2D " : "3D ") + (sizeof(S) == 4 ? "float " : "double ") + quadrant::to_string(placement);
+}
+
 template <int D, class S>
 void check_parity(Placement placement, std::uint32_t seed) {
-  SCOPED_TRACE(std::string(D == 2 ? "2D " : "3D ") + (sizeof(S) == 4 ? "float " : "double ") +
-               quadrant::to_string(placement));
+  SCOPED_TRACE((trace<D, S>(placement)));
   std::mt19937 rng(seed);
   auto real = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
-  quadrant_config cc;
-  quadrant_config_init(&cc, D, sizeof(S) == 4 ? QUADRANT_FLOAT : QUADRANT_DOUBLE);
-  quadrant::Config<D, S> config;
-  for (int i = 0; i < D; ++i) {
-    cc.world_min[i] = -50, cc.world_max[i] = 150;
-    config.world.min[i] = S(-50), config.world.max[i] = S(150);
-  }
-  cc.placement = placement == Placement::Loose ? QUADRANT_LOOSE : placement == Placement::Parent ? QUADRANT_PARENT : QUADRANT_LEAVES;
-  config.placement = placement;
-  cc.split_threshold = config.split_threshold = 6;
+  const Configs<D, S> configs(placement, -50, 150, 6);
+  const quadrant_config& cc = configs.c;
+  const quadrant::Config<D, S>& config = configs.cpp;
   quadrant_tree* ct = nullptr;
   ASSERT_EQ(quadrant_tree_create(&cc, &ct), QUADRANT_OK) << quadrant_last_error();
   quadrant::Tree<D, std::uint64_t, S> tree(config);
@@ -322,20 +338,12 @@ TEST(CApiParity, EveryShapeAndWalk3DDouble) {
 // leaves the tree as it was.
 template <int D, class S>
 void check_assign(Placement placement, std::uint32_t seed) {
-  SCOPED_TRACE(std::string(D == 2 ? "2D " : "3D ") + (sizeof(S) == 4 ? "float " : "double ") +
-               quadrant::to_string(placement));
+  SCOPED_TRACE((trace<D, S>(placement)));
   std::mt19937 rng(seed);
   auto real = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
-  quadrant_config cc;
-  quadrant_config_init(&cc, D, sizeof(S) == 4 ? QUADRANT_FLOAT : QUADRANT_DOUBLE);
-  quadrant::Config<D, S> config;
-  for (int i = 0; i < D; ++i) {
-    cc.world_min[i] = 0, cc.world_max[i] = 100;
-    config.world.min[i] = S(0), config.world.max[i] = S(100);
-  }
-  cc.placement = placement == Placement::Loose ? QUADRANT_LOOSE : placement == Placement::Parent ? QUADRANT_PARENT : QUADRANT_LEAVES;
-  config.placement = placement;
-  cc.split_threshold = config.split_threshold = 5;
+  const Configs<D, S> configs(placement, 0, 100, 5);
+  const quadrant_config& cc = configs.c;
+  const quadrant::Config<D, S>& config = configs.cpp;
   quadrant_tree* ct = nullptr;
   ASSERT_EQ(quadrant_tree_create(&cc, &ct), QUADRANT_OK) << quadrant_last_error();
   quadrant::Tree<D, std::uint64_t, S> tree(config);

@@ -68,6 +68,14 @@ function checkId(id, what) {
   if (!Number.isSafeInteger(id) || id < 0) throw invalid(`${what}: an id must be a safe integer >= 0 (got ${id})`);
 }
 
+// Checks that obj is live and id is valid, then calls fn(native pointer, id's low 32 bits, id's high bits): a 64-bit
+// id crosses into WebAssembly as two halves.
+function byId(obj, what, id, fn) {
+  const p = obj._live(what);
+  checkId(id, what);
+  return fn(p, id % TWO32, Math.floor(id / TWO32));
+}
+
 function choice(table, value, what, name) {
   if (!Object.prototype.hasOwnProperty.call(table, value)) {
     throw invalid(`${what}: ${name} must be one of ${Object.keys(table).join(', ')} (got ${value})`);
@@ -721,18 +729,15 @@ function bind(M) {
     }
     /** Adds entity id at (x, y); it joins the relation at the next tick. */
     add(id, x, y, viewRadius, options = {}) {
-      const a = this._live('add');
-      checkId(id, 'add');
       knownKeys(options, ['mode', 'layers', 'bodyRadius'], 'add');
       const mode = choice(MODES, options.mode ?? 'both', 'add', 'mode');
-      check(M._quadrant_aoi_add(a, id % TWO32, Math.floor(id / TWO32), x, y, viewRadius, mode,
-        layers32(options.layers, 'add'), options.bodyRadius ?? 0));
+      const layers = layers32(options.layers, 'add');
+      byId(this, 'add', id, (a, lo, hi) => check(M._quadrant_aoi_add(a, lo, hi, x, y, viewRadius, mode, layers,
+        options.bodyRadius ?? 0)));
     }
     /** Moves entity id at the next tick (the last move before a tick wins). */
     move(id, x, y) {
-      const a = this._live('move');
-      checkId(id, 'move');
-      check(M._quadrant_aoi_move(a, id % TWO32, Math.floor(id / TWO32), x, y));
+      byId(this, 'move', id, (a, lo, hi) => check(M._quadrant_aoi_move(a, lo, hi, x, y)));
     }
     /** Moves n entities in one call: ids[i] to (xy[2i], xy[2i+1]). Checked whole first: on error none moved. */
     moveMany(ids, xy) {
@@ -752,21 +757,15 @@ function bind(M) {
     }
     /** A new view radius at the next tick. */
     setViewRadius(id, r) {
-      const a = this._live('setViewRadius');
-      checkId(id, 'setViewRadius');
-      check(M._quadrant_aoi_set_view_radius(a, id % TWO32, Math.floor(id / TWO32), r));
+      byId(this, 'setViewRadius', id, (a, lo, hi) => check(M._quadrant_aoi_set_view_radius(a, lo, hi, r)));
     }
     /** A new layer mask at the next tick. */
     setLayers(id, layers) {
-      const a = this._live('setLayers');
-      checkId(id, 'setLayers');
-      check(M._quadrant_aoi_set_layers(a, id % TWO32, Math.floor(id / TWO32), layers32(layers, 'setLayers')));
+      byId(this, 'setLayers', id, (a, lo, hi) => check(M._quadrant_aoi_set_layers(a, lo, hi, layers32(layers, 'setLayers'))));
     }
     /** Removes entity id at the next tick (which reports a Leave for each of its pairs). */
     remove(id) {
-      const a = this._live('remove');
-      checkId(id, 'remove');
-      check(M._quadrant_aoi_remove(a, id % TWO32, Math.floor(id / TWO32)));
+      byId(this, 'remove', id, (a, lo, hi) => check(M._quadrant_aoi_remove(a, lo, hi)));
     }
     /** Applies every change since the last tick; returns its events ordered by (watcher, target). */
     tick() {
@@ -782,15 +781,11 @@ function bind(M) {
     }
     /** The ids `watcher` saw at the last tick, ascending. */
     visible(watcher) {
-      const a = this._live('visible');
-      checkId(watcher, 'visible');
-      return idList((o, cap, c) => M._quadrant_aoi_visible(a, watcher % TWO32, Math.floor(watcher / TWO32), o, cap, c));
+      return byId(this, 'visible', watcher, (a, lo, hi) => idList((o, cap, c) => M._quadrant_aoi_visible(a, lo, hi, o, cap, c)));
     }
     /** The ids that saw `target` at the last tick, ascending. */
     watchers(target) {
-      const a = this._live('watchers');
-      checkId(target, 'watchers');
-      return idList((o, cap, c) => M._quadrant_aoi_watchers(a, target % TWO32, Math.floor(target / TWO32), o, cap, c));
+      return byId(this, 'watchers', target, (a, lo, hi) => idList((o, cap, c) => M._quadrant_aoi_watchers(a, lo, hi, o, cap, c)));
     }
     /** The ids in `layers` whose body box (at the last tick) the 2D shape touches, ascending. */
     query(s, layers) {
@@ -799,8 +794,7 @@ function bind(M) {
     }
     /** True when id is present (counting changes not yet ticked). */
     contains(id) {
-      checkId(id, 'contains');
-      return M._quadrant_aoi_contains(this._live('contains'), id % TWO32, Math.floor(id / TWO32)) !== 0;
+      return byId(this, 'contains', id, (a, lo, hi) => M._quadrant_aoi_contains(a, lo, hi) !== 0);
     }
     /** Entities in the relation as of the last tick. */
     get size() { return M._quadrant_aoi_size(this._live('size')); }
@@ -808,10 +802,8 @@ function bind(M) {
     get pairCount() { return M._quadrant_aoi_pair_count(this._live('pairCount')); }
     /** [x, y] of id as of the last tick. */
     position(id) {
-      const a = this._live('position');
-      checkId(id, 'position');
       const p = small();
-      check(M._quadrant_aoi_position(a, id % TWO32, Math.floor(id / TWO32), p));
+      byId(this, 'position', id, (a, lo, hi) => check(M._quadrant_aoi_position(a, lo, hi, p)));
       return [f64(p), f64(p + 8)];
     }
     /** Checks every invariant by brute force (O(N^2), for tests). */
@@ -870,40 +862,30 @@ function bind(M) {
     }
     /** Adds an Unloaded object with the box [min, max]. */
     add(id, minX, minY, minZ, maxX, maxY, maxZ) {
-      const s = this._live('add');
-      checkId(id, 'add');
       const p = this._box([minX, minY, minZ, maxX, maxY, maxZ]);
-      check(M._quadrant_streamer_add(s, id % TWO32, Math.floor(id / TWO32), p, p + 32));
+      byId(this, 'add', id, (s, lo, hi) => check(M._quadrant_streamer_add(s, lo, hi, p, p + 32)));
     }
     /** Removes the object at once; returns the state it was in ('loading': abandon that load; 'loaded': release it). */
     remove(id) {
-      const s = this._live('remove');
-      checkId(id, 'remove');
       const p = small();
-      check(M._quadrant_streamer_remove(s, id % TWO32, Math.floor(id / TWO32), p));
+      byId(this, 'remove', id, (s, lo, hi) => check(M._quadrant_streamer_remove(s, lo, hi, p)));
       return STREAM_STATES[u32(p)];
     }
     /** Gives the object a new box; the next update decides what that changes. */
     move(id, minX, minY, minZ, maxX, maxY, maxZ) {
-      const s = this._live('move');
-      checkId(id, 'move');
       const p = this._box([minX, minY, minZ, maxX, maxY, maxZ]);
-      check(M._quadrant_streamer_move(s, id % TWO32, Math.floor(id / TWO32), p, p + 32));
+      byId(this, 'move', id, (s, lo, hi) => check(M._quadrant_streamer_move(s, lo, hi, p, p + 32)));
     }
     /** A finished load: true for Loading -> Loaded, false for one that came too late (drop what was loaded). */
     markLoaded(id) {
-      const s = this._live('markLoaded');
-      checkId(id, 'markLoaded');
       const p = small();
-      check(M._quadrant_streamer_mark_loaded(s, id % TWO32, Math.floor(id / TWO32), p));
+      byId(this, 'markLoaded', id, (s, lo, hi) => check(M._quadrant_streamer_mark_loaded(s, lo, hi, p)));
       return M.HEAP32[p >>> 2] !== 0;
     }
     /** A failed load: true for Loading -> Unloaded (asked again later while wanted). */
     markFailed(id) {
-      const s = this._live('markFailed');
-      checkId(id, 'markFailed');
       const p = small();
-      check(M._quadrant_streamer_mark_failed(s, id % TWO32, Math.floor(id / TWO32), p));
+      byId(this, 'markFailed', id, (s, lo, hi) => check(M._quadrant_streamer_mark_failed(s, lo, hi, p)));
       return M.HEAP32[p >>> 2] !== 0;
     }
     /** New caps from the next update on. */
@@ -948,23 +930,18 @@ function bind(M) {
     }
     /** True when id is present. */
     contains(id) {
-      checkId(id, 'contains');
-      return M._quadrant_streamer_contains(this._live('contains'), id % TWO32, Math.floor(id / TWO32)) !== 0;
+      return byId(this, 'contains', id, (s, lo, hi) => M._quadrant_streamer_contains(s, lo, hi) !== 0);
     }
     /** 'unloaded', 'queued', 'loading' or 'loaded'. */
     state(id) {
-      const s = this._live('state');
-      checkId(id, 'state');
       const p = small();
-      check(M._quadrant_streamer_state(s, id % TWO32, Math.floor(id / TWO32), p));
+      byId(this, 'state', id, (s, lo, hi) => check(M._quadrant_streamer_state(s, lo, hi, p)));
       return STREAM_STATES[u32(p)];
     }
     /** The object's box: [minX, minY, minZ, maxX, maxY, maxZ]. */
     bounds(id) {
-      const s = this._live('bounds');
-      checkId(id, 'bounds');
       const p = small();
-      check(M._quadrant_streamer_bounds(s, id % TWO32, Math.floor(id / TWO32), p, p + 32));
+      byId(this, 'bounds', id, (s, lo, hi) => check(M._quadrant_streamer_bounds(s, lo, hi, p, p + 32)));
       return [f64(p), f64(p + 8), f64(p + 16), f64(p + 32), f64(p + 40), f64(p + 48)];
     }
     /** Objects present. */
