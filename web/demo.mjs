@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The demo page: a quadtree of moving boxes drawn with its cells, queried by the mouse with every 2D shape, its
 // pairs, and an area-of-interest world; every answer is checked against brute force each frame. The brute-force
-// side is the package tests' own reference (bindings/js/test/reference.mjs), which says where its rounding could
+// side is the package tests' own reference (bindings/js/reference.mjs), which says where its rounding could
 // decide a case: such objects count as "at the edge", neither agreeing nor disagreeing.
 import load from '../bindings/js/quadrant.mjs';
-import { verdict } from '../bindings/js/test/reference.mjs';
+import { verdict } from '../bindings/js/reference.mjs';
 
 const q = await load();
 const { Shape } = q;

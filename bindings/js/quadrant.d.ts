@@ -10,7 +10,8 @@ export declare const ALL_LAYERS: 0xffffffff;
  * handle that old again.) */
 export type Handle = number;
 
-/** A layer bit mask: an integer in [-2^31, 2^32); negative int32s (such as ~0) are read as their bits. */
+/** A layer bit mask: an integer in [-2^31, 2^32); negative int32s (such as ~0) are read as their bits. An object's
+ * mask may not be 0 (no query could see it): insert, assign and setLayers refuse it. */
 export type Layers = number;
 
 /** Where a tree keeps its objects (docs/placements.md). */
@@ -20,6 +21,7 @@ export type Scalar = 'float' | 'double';
 
 /** What every failed call throws: the library's message; nothing changed. */
 export declare class QuadrantError extends Error {
+  constructor(message: string, status: QuadrantError['status']);
   readonly name: 'QuadrantError';
   /** invalid_argument: bad input; logic_error: misuse (such as a call after dispose). */
   readonly status: 'invalid_argument' | 'logic_error' | 'out_of_memory' | 'internal_error';
@@ -133,7 +135,9 @@ export interface SpatialTree<T, D extends 2 | 3> {
   /** Replaces the contents with n objects built at once, several times faster than n inserts: boxes holds
    * 2 * dims numbers per object (min..., max...); values[i] (default i) and layers[i] (default every layer) go with
    * object i. Returns the handles, object i's at i. Throws naming the first bad object ("item i"), tree unchanged. */
-  assign(boxes: ArrayLike<number>, values?: ArrayLike<T> | null, layers?: ArrayLike<Layers> | null): Float64Array;
+  assign(boxes: ArrayLike<number>, values: ArrayLike<T>, layers?: ArrayLike<Layers> | null): Float64Array;
+  /** assign without values: object i's value is the number i (so the tree's T must take numbers). */
+  assign(this: SpatialTree<number, D>, boxes: ArrayLike<number>, values?: null, layers?: ArrayLike<Layers> | null): Float64Array;
   /** Removes the object. */
   erase(handle: Handle): void;
   /** New boxes for many objects in one call: handles[i] gets boxes[2 * dims * i ...]; checked whole first. */
@@ -158,10 +162,13 @@ export interface SpatialTree<T, D extends 2 | 3> {
   count(shape: QueryShape<D>, layers?: Layers): number;
   /** Every pair of objects in `layers` whose boxes overlap (touching counts), once. */
   pairs(layers?: Layers): Array<[T, T]>;
-  /** Calls fn for every such pair (fn returning false stops); fn may use and change the tree. Returns the calls made. */
+  /** Calls fn for every such pair (fn returning false stops). The pairs are those of the call's start, so fn may use
+   * and change the tree; each value is read as fn is called (a pair with an object fn erased gives undefined for it;
+   * its handle still says which object it was). Returns the calls made. */
   forEachPair(fn: (a: T, b: T, handleA: Handle, handleB: Handle) => boolean | void, layers?: Layers): number;
   countPairs(layers?: Layers): number;
-  /** Pairs of an object here (in layersA) and one of `other` (in layersB) whose boxes overlap: [here, there]. */
+  /** Pairs of an object here (in layersA) and one of `other` (in layersB) whose boxes overlap: [here, there].
+   * other: another tree of the same dims and scalar, from the same load(). */
   pairsWith<U>(other: SpatialTree<U, D>, layersA?: Layers, layersB?: Layers): Array<[T, U]>;
   /** The leaves whose cells the shape touches, in pre-order. */
   queryLeaves(shape: QueryShape<D>, skipEmpty?: boolean): NodeInfo[];
@@ -186,7 +193,7 @@ export interface NearestOptions {
 }
 
 export interface QuadTree<T = unknown> extends SpatialTree<T, 2> {
-  insert(minX: number, minY: number, maxX: number, maxY: number, value?: T, layers?: Layers): Handle;
+  insert(minX: number, minY: number, maxX: number, maxY: number, value: T, layers?: Layers): Handle;
   /** query(Shape.box(minX, minY, maxX, maxY), layers, out) without making the shape: the fastest window query. */
   queryBox(minX: number, minY: number, maxX: number, maxY: number, layers?: Layers, out?: T[]): T[];
   move(handle: Handle, minX: number, minY: number, maxX: number, maxY: number): void;
@@ -199,7 +206,7 @@ export interface QuadTree<T = unknown> extends SpatialTree<T, 2> {
 }
 
 export interface Octree<T = unknown> extends SpatialTree<T, 3> {
-  insert(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number, value?: T,
+  insert(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number, value: T,
          layers?: Layers): Handle;
   /** query(Shape.box3(...), layers, out) without making the shape. */
   queryBox(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number, layers?: Layers,
@@ -216,11 +223,13 @@ export interface AoiOptions {
   world?: ArrayLike<number>;
   /** default 'float' */
   scalar?: Scalar;
-  /** a visible pair stays visible until its distance exceeds view radius + this */
+  /** a visible pair stays visible until its distance exceeds view radius + this; default 0 */
   hysteresis?: number;
-  /** re-indexing distance (0: automatic) */
+  /** re-indexing distance (default 0: automatic) */
   skin?: number;
+  /** of the internal trees: default 8 */
   maxDepth?: number;
+  /** of the internal trees: default 8 */
   splitThreshold?: number;
 }
 
@@ -332,13 +341,16 @@ export interface Quadrant {
   readonly Streamer: new (options: StreamerOptions) => Streamer;
 }
 
+/** One of the two, or neither. */
 export interface LoadOptions {
   /** the .wasm bytes (skips fetching or reading the file) */
   wasmBinary?: ArrayBuffer | Uint8Array;
-  /** maps 'quadrant_wasm.wasm' to the URL to fetch it from (browsers) */
+  /** maps 'quadrant_wasm.wasm' to the URL to fetch it from (browsers; another origin needs CORS) */
   locateFile?: (path: string, prefix: string) => string;
 }
 
-/** Loads the module: under Node.js from beside this file, in a browser from beside dist/quadrant_wasm.mjs. */
+/** Loads the module: under Node.js from dist/ beside this file, in a browser fetched from beside
+ * dist/quadrant_wasm.mjs. Each call makes a separate WebAssembly instance: load once and share the result (trees of
+ * two loads cannot meet in pairsWith). */
 export declare function load(options?: LoadOptions): Promise<Quadrant>;
 export default load;

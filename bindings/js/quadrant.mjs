@@ -42,6 +42,8 @@ const isNode = typeof process === 'object' && process !== null && process.versio
  * (the bytes) or options.locateFile (a function from file name to URL) says otherwise.
  */
 export async function load(options = {}) {
+  knownKeys(options, ['wasmBinary', 'locateFile'], 'load');
+  if (options.wasmBinary && options.locateFile) throw invalid('load: give wasmBinary or locateFile, not both');
   const moduleOptions = {};
   if (options.wasmBinary) {
     moduleOptions.wasmBinary = options.wasmBinary;
@@ -572,7 +574,9 @@ function bind(M) {
      * [value here, value there]. other: a different tree of the same dims and scalar. */
     pairsWith(other, layersA, layersB) {
       const t = this._live('pairsWith');
-      if (!(other instanceof SpatialTree)) throw invalid('pairsWith: expected a QuadTree or Octree');
+      if (!(other instanceof SpatialTree)) {
+        throw invalid('pairsWith: expected a QuadTree or Octree made by the same load() (each load is its own module)');
+      }
       const u = other._live('pairsWith'), la = layers32(layersA, 'pairsWith'), lb = layers32(layersB, 'pairsWith');
       const [p, n] = this._into((o, cap, cnt) => M._quadrant_trees_pairs_into(t, u, la, lb, o, cap, cnt), 16);
       const out = new Array(n), U = M.HEAPU32;

@@ -2,7 +2,8 @@
 // The demo page in a real browser: serves the repository with python3's http.server on 127.0.0.1, drives Debian's
 // chromium headless with playwright-core, and checks that the page loads without a console error, that its tree's
 // counts agree with its brute-force counts for every placement and every query shape, in pairs and AOI modes too,
-// that moving the mouse over objects highlights hits on the canvas, and that it keeps up with 10k moving objects.
+// that moving the mouse over objects highlights hits on the canvas, and it reports the frame time with 10k moving
+// objects (reported, never asserted: this machine is not the user's).
 // Screenshots go to build/web (SCREENSHOTS=dir to change).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -144,7 +145,7 @@ test('pairs and AOI modes agree with their references', async () => {
   assert.deepEqual(problems, []);
 });
 
-test('10k moving objects: a frame of moves, a query, the brute-force check and drawing within a 60 Hz frame', async () => {
+test('10k moving objects: every frame of moves, a query, the brute-force check and drawing (its time is reported)', async () => {
   const c = await page.evaluate(() => {
     window.demo.set({ mode: 'query', shape: 'circle', count: 10000, placement: 'loose', moving: true, showCells: true });
     const times = [];

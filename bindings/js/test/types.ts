@@ -34,6 +34,11 @@ async function main(): Promise<void> {
   tree.insert(0, 0, 1, 1, 'not a unit');
   // @ts-expect-error an unknown placement
   new q.QuadTree({ world: [0, 0, 1, 1], placement: 'middle' });
+  // @ts-expect-error without values, assign gives each object its index: not a Unit
+  tree.assign([0, 0, 1, 1]);
+  const indexed = new q.QuadTree<number>({ world: [0, 0, 1, 1] });
+  indexed.assign([0, 0, 1, 1]);
+  indexed.dispose();
   // @ts-expect-error an AOI mode that does not exist
   world.add(2, 0, 0, 1, { mode: 'spectator' });
   for (const x of [tree, octree, world, streamer]) x.dispose();

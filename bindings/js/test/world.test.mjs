@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import load from '../quadrant.mjs';
-import { rng, sqDistToBox } from './reference.mjs';
+import { rng, sqDistToBox } from '../reference.mjs';
 
 const q = await load();
 
