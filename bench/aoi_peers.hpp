@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The area-of-interest contenders of the `aoi` workload, besides quadrant's AoiWorld: a brute-force AOI, the 9-grid
-// AOI that MMO servers use (cell = view radius), and a per-watcher Tree re-query (the straightforward use of a
-// quadtree, kept to show why AoiWorld uses candidate lists instead).
+// AOI that MMO servers use (cell = view radius), the cross-linked list (entities kept sorted along x and along y
+// in two linked lists, the other scheme MMO servers use), and a per-watcher Tree re-query (the straightforward use
+// of a quadtree, kept to show why AoiWorld uses candidate lists instead).
 //
 // All share one scene convention: entity i has id i, every entity is both watcher and marker with one view radius,
 // and the events of a tick are emitted ordered by (watcher, target) — so every contender's event stream must be
@@ -171,6 +172,87 @@ class GridAoi {
   int cols_ = 1, rows_ = 1;
   std::vector<std::vector<Item>> cells_;
   std::vector<Where> where_;
+};
+
+/// The cross-linked list AOI: every entity is a node of two doubly-linked lists, one sorted by x and one by y. A
+/// move slides the node along each list to its new place (a few steps for a small move; the lists stay sorted), and
+/// a watcher's candidates are the nodes within its view radius along x, walked outwards from its own node; each is
+/// tested by distance. Memory: four links per entity beside the position.
+class CrossListAoi {
+ public:
+  CrossListAoi(const std::vector<Pos>& pos, float radius)
+      : pos_(pos), radius_(radius), r2_(double(radius) * radius), lists_(pos.size()) {
+    const std::uint32_t n = std::uint32_t(pos.size());
+    for (int a = 0; a < 2; ++a) {
+      // Sentinels: node n is the head (before everything), n + 1 the tail.
+      prev_[a].assign(n + 2, kNone);
+      next_[a].assign(n + 2, kNone);
+      std::vector<std::uint32_t> order(n);
+      for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
+      std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) { return key(a, x) < key(a, y); });
+      std::uint32_t last = n;
+      for (std::uint32_t i : order) link_after(a, last, i), last = i;
+      link_after(a, last, n + 1);
+    }
+  }
+  void move(std::uint32_t i, Pos p) {
+    pos_[i] = p;
+    for (int a = 0; a < 2; ++a) slide(a, i);
+  }
+  template <class Fn>
+  void tick(Fn&& fn) {
+    lists_.events().clear();
+    const std::uint32_t n = std::uint32_t(pos_.size());
+    for (std::uint32_t w = 0; w < n; ++w) {
+      lists_.begin(w);
+      const Pos p = pos_[w];
+      // Along x both ways until the gap exceeds the radius (in double, as the distance test).
+      for (std::uint32_t t = prev_[0][w]; t < n && double(p.x) - double(pos_[t].x) <= radius_; t = prev_[0][t])
+        if (d2(p, pos_[t]) <= r2_) lists_.keep(w, t);
+      for (std::uint32_t t = next_[0][w]; t < n && double(pos_[t].x) - double(p.x) <= radius_; t = next_[0][t])
+        if (d2(p, pos_[t]) <= r2_) lists_.keep(w, t);
+      lists_.end(w);
+    }
+    for (const Event& e : lists_.events()) fn(e);
+  }
+
+ private:
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+  float key(int a, std::uint32_t i) const { return a == 0 ? pos_[i].x : pos_[i].y; }
+  void link_after(int a, std::uint32_t at, std::uint32_t i) {
+    const std::uint32_t after = next_[a][at];
+    prev_[a][i] = at;
+    next_[a][i] = after;
+    next_[a][at] = i;
+    if (after != kNone) prev_[a][after] = i;
+  }
+  void unlink(int a, std::uint32_t i) {
+    next_[a][prev_[a][i]] = next_[a][i];
+    prev_[a][next_[a][i]] = prev_[a][i];
+  }
+  // Slides node i along list a until its neighbours' keys bound its own.
+  void slide(int a, std::uint32_t i) {
+    const std::uint32_t n = std::uint32_t(pos_.size());
+    std::uint32_t at = prev_[a][i];
+    if (at < n && key(a, at) > key(a, i)) {
+      unlink(a, i);
+      while (at < n && key(a, at) > key(a, i)) at = prev_[a][at];
+      link_after(a, at, i);
+      return;
+    }
+    std::uint32_t to = next_[a][i];
+    if (to < n && key(a, to) < key(a, i)) {
+      unlink(a, i);
+      while (to < n && key(a, to) < key(a, i)) to = next_[a][to];
+      link_after(a, prev_[a][to], i);
+    }
+  }
+
+  std::vector<Pos> pos_;
+  float radius_;
+  double r2_;
+  VisibleLists lists_;
+  std::vector<std::uint32_t> prev_[2], next_[2];
 };
 
 /// Each watcher re-queries a quadrant Tree (Loose) of points with its view circle every tick.
