@@ -314,6 +314,115 @@ TEST(Build, MutationsAndRebuildsAfterABuild) {
   }
 }
 
+// rebuild(world) re-roots a tree whose objects outgrew its world: every handle keeps its object, value, box and
+// layers; nothing lies outside the new world; queries, pairs and nearest agree with brute force; the tree goes on
+// taking inserts, moves and erases. A bad world or a call from inside a walk throws and changes nothing.
+template <int D, class S>
+void check_rebuild(std::uint32_t seed, double half) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(std::string("placement ") + std::to_string(static_cast<int>(p)) + ", seed " + std::to_string(seed));
+    Scene<D, S> scene(seed, half);
+    // A world a quarter the scene's size: most objects lie outside it and pile into the root.
+    Box<D, S> small, big;
+    for (int i = 0; i < D; ++i) {
+      small.min[i] = S(-half / 4), small.max[i] = S(half / 4);
+      big.min[i] = S(-2 * half), big.max[i] = S(2 * half);
+    }
+    Tree<D, int, S> tree(config_for(small, p));
+    std::vector<std::tuple<Box<D, S>, int, std::uint32_t>> items;
+    std::vector<Handle> handles;
+    for (int i = 0; i < 1200; ++i) {
+      items.emplace_back(scene.object(), i, 1u << (scene.bits() % 3));
+      handles.push_back(tree.insert(std::get<0>(items.back()), i, std::get<2>(items.back())));
+    }
+    // Some erased first, so that the rebuild meets free slots.
+    for (int i = 0; i < 1200; i += 7) tree.erase(handles[std::size_t(i)]);
+    const quadrant::Stats before = tree.stats();
+    ASSERT_GT(before.outside_world, 500u);
+    // Bad worlds and a rebuild from inside a query change nothing.
+    Box<D, S> inverted = big, nan_world = big;
+    std::swap(inverted.min[0], inverted.max[0]);
+    nan_world.min[D - 1] = std::numeric_limits<S>::quiet_NaN();
+    EXPECT_THROW(tree.rebuild(inverted), std::invalid_argument);
+    EXPECT_THROW(tree.rebuild(nan_world), std::invalid_argument);
+    bool refused = false;
+    tree.query(small, [&](Handle, const int&) {
+      try {
+        tree.rebuild(big);
+      } catch (const std::logic_error&) {
+        refused = true;
+      }
+      return false;
+    });
+    EXPECT_TRUE(refused);
+    EXPECT_EQ(tree.config().world, small);
+    EXPECT_EQ(tree.stats().outside_world, before.outside_world);
+    tree.validate();
+
+    tree.rebuild(big);
+    tree.validate();
+    EXPECT_EQ(tree.config().world, big);
+    EXPECT_EQ(tree.config().placement, p);
+    EXPECT_EQ(tree.stats().outside_world, 0u);
+    // Loose and Parent kept the outsiders in the root; Leaves lists them in the border leaves they reach.
+    if (p != Placement::Leaves) {
+      EXPECT_LT(tree.stats().root_entries, before.root_entries);
+    }
+    std::vector<std::tuple<Box<D, S>, int, std::uint32_t>> live;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (i % 7 == 0) {
+        EXPECT_FALSE(tree.contains(handles[i]));
+        continue;
+      }
+      ASSERT_TRUE(tree.contains(handles[i]));
+      EXPECT_EQ(tree.value(handles[i]), std::get<1>(items[i]));
+      EXPECT_EQ(tree.bounds(handles[i]), std::get<0>(items[i]));
+      EXPECT_EQ(tree.layers(handles[i]), std::get<2>(items[i]));
+      live.push_back(items[i]);
+    }
+    // The tree goes on: moves, erases and inserts after the rebuild.
+    for (std::size_t i = 1; i < items.size(); i += 5) {
+      if (i % 7 == 0) continue;
+      std::get<0>(items[i]) = scene.object();
+      tree.move(handles[i], std::get<0>(items[i]));
+    }
+    for (std::size_t i = 3; i < items.size(); i += 11) {
+      if (i % 7 == 0) continue;
+      tree.erase(handles[i]);
+      std::get<1>(items[i]) = -1;
+    }
+    for (int i = 0; i < 100; ++i) {
+      items.emplace_back(scene.object(), 5000 + i, ~0u);
+      tree.insert(std::get<0>(items.back()), 5000 + i);
+    }
+    tree.validate();
+    live.clear();
+    for (std::size_t i = 0; i < items.size(); ++i)
+      if ((i >= 1200 || i % 7 != 0) && std::get<1>(items[i]) != -1) live.push_back(items[i]);
+    ASSERT_EQ(tree.size(), live.size());
+    for (int q = 0; q < 40; ++q) {
+      const Box<D, S> window = scene.object();
+      std::set<int> got, want;
+      tree.query(window, [&](const int& v) { got.insert(v); });
+      for (const auto& [box, v, layers] : live)
+        if (touches(box, window)) want.insert(v);
+      EXPECT_EQ(got, want) << "window " << q;
+    }
+    std::set<std::pair<int, int>> want;
+    for (std::size_t i = 0; i < live.size(); ++i)
+      for (std::size_t j = i + 1; j < live.size(); ++j)
+        if (touches(std::get<0>(live[i]), std::get<0>(live[j])))
+          want.emplace(std::min(std::get<1>(live[i]), std::get<1>(live[j])),
+                       std::max(std::get<1>(live[i]), std::get<1>(live[j])));
+    EXPECT_EQ(value_pairs(tree), want);
+  }
+}
+
+TEST(Build, RebuildOverANewWorld2DFloat) { check_rebuild<2, float>(61, 1000); }
+TEST(Build, RebuildOverANewWorld2DDouble) { check_rebuild<2, double>(62, 1e6); }
+TEST(Build, RebuildOverANewWorld3DFloat) { check_rebuild<3, float>(63, 100); }
+TEST(Build, RebuildOverANewWorld3DDouble) { check_rebuild<3, double>(64, 1e-3); }
+
 // After a build each subtree's entries are one run, which a window holding the whole subtree reports without
 // visiting its nodes. Every kind of change is followed by windows of every size, with and without a layer mask.
 template <int D, class S>

@@ -148,7 +148,7 @@ class Tree {
   /// Amortised O(depth), plus a split when a leaf overflows.
   /// Exception safety of every mutation: bad input throws before anything changes; if memory runs out
   /// (std::bad_alloc, std::length_error) the tree may only be destroyed or assigned to. Every mutating member
-  /// (insert, assign, reserve, erase, move, set_layers, clear, copy assignment) called from a callback of one of
+  /// (insert, assign, reserve, rebuild, erase, move, set_layers, clear, copy assignment) called from a callback of one of
   /// this tree's walks (query, for_each_pair, for_each_pair_parallel, raycast, for_each_nearest, query_nodes,
   /// for_each_node, for_each) throws std::logic_error and changes nothing: collect the changes, apply them after.
   Handle insert(const box_type& box, T value, std::uint32_t layers = ~0u) {
@@ -254,6 +254,41 @@ class Tree {
     core_.reserve_objects(n);
     records_.reserve(n);
     generations_.reserve(n);
+  }
+
+  /// Re-roots the tree over a new `world` (Config::world; the other settings stay), keeping every object with its
+  /// handle, value, box and layers: objects that lay outside the old world, which piled into the root (see
+  /// Stats::outside_world), spread over the new one's nodes. Built at once, as assign builds (O(N log N + entries ×
+  /// depth)). Throws std::invalid_argument for a bad world and std::logic_error from inside a walk of this tree,
+  /// with the tree unchanged; if memory runs out the tree is unchanged too.
+  void rebuild(const box_type& world) {
+    detail::refuse_inside_walk(this, "rebuild");
+    Config<D, S> c = config();
+    c.world = world;
+    detail::TreeCore<D, S> fresh(checked_config(c));
+    // The live objects' entries, in the Morton order of their centres in the new world (neighbours together).
+    detail::ScratchLease<std::uint64_t> keys_lease;
+    std::vector<std::uint64_t>& keys = keys_lease.get();
+    keys.clear();
+    const auto& store = core_.store();
+    for (std::uint32_t id = 0; id < records_.size(); ++id) {
+      if (!records_[id].value) continue;
+      const box_type& b = store.object_box(id);
+      vec_type centre;
+      for (int a = 0; a < D; ++a) centre[a] = std::midpoint(b.min[a], b.max[a]);
+      keys.push_back(std::uint64_t{detail::morton_key(centre, world)} << 32 | id);
+    }
+    std::sort(keys.begin(), keys.end());
+    detail::ScratchLease<stored_entry> entries_lease;
+    std::vector<stored_entry>& entries = entries_lease.get();
+    entries.clear();
+    for (const std::uint64_t k : keys) {
+      const auto id = static_cast<std::uint32_t>(k & 0xffffffffu);
+      entries.push_back({store.object_box(id), id, store.object_layers(id)});
+    }
+    fresh.reserve_objects(records_.size());
+    fresh.build(entries);
+    core_ = std::move(fresh);
   }
 
   /// Removes the object. Throws std::invalid_argument (tree unchanged) for a stale, null or foreign handle.
