@@ -148,9 +148,10 @@ class Tree {
   /// Amortised O(depth), plus a split when a leaf overflows.
   /// Exception safety of every mutation: bad input throws before anything changes; if memory runs out
   /// (std::bad_alloc, std::length_error) the tree may only be destroyed or assigned to. Every mutating member
-  /// (insert, assign, reserve, rebuild, erase, move, set_layers, clear, copy assignment) called from a callback of one of
-  /// this tree's walks (query, for_each_pair, for_each_pair_parallel, raycast, for_each_nearest, query_nodes,
-  /// for_each_node, for_each) throws std::logic_error and changes nothing: collect the changes, apply them after.
+  /// (insert, assign, reserve, rebuild, erase, move, set_layers, clear, copy assignment) called from a callback of
+  /// one of this tree's walks (query, for_each_pair, for_each_pair_parallel, raycast, for_each_nearest,
+  /// query_nodes, for_each_node, for_each) throws std::logic_error and changes nothing: collect the changes, apply
+  /// them after.
   Handle insert(const box_type& box, T value, std::uint32_t layers = ~0u) {
     detail::refuse_inside_walk(this, "insert");
     check_box(box, "insert");
