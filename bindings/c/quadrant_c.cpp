@@ -38,6 +38,7 @@ struct quadrant_tree {
   virtual void move_many(const quadrant_handle* hs, const double* mins, const double* maxs, std::size_t n) = 0;
   virtual void assign(const double* mins, const double* maxs, const std::uint64_t* values, const std::uint32_t* layers,
                       std::size_t n, quadrant_handle* handles) = 0;
+  virtual void rebuild(const double* world_min, const double* world_max) = 0;
   virtual void set_layers(quadrant_handle h, std::uint32_t layers) = 0;
   virtual void set_value(quadrant_handle h, std::uint64_t value) = 0;
   virtual void clear() = 0;
@@ -138,6 +139,12 @@ struct TreeC final : quadrant_tree {
     tree.assign(items, move_handles);
     if (handles != nullptr)
       for (std::size_t i = 0; i < n; ++i) handles[i] = encode(move_handles[i]);
+  }
+  void rebuild(const double* world_min, const double* world_max) override {
+    need(world_min, "world_min");
+    need(world_max, "world_max");
+    tree.rebuild(quadrant::Box<D, S>{vec(world_min, "world_min"), vec(world_max, "world_max")});
+    for (int i = 0; i < D; ++i) config.world_min[i] = world_min[i], config.world_max[i] = world_max[i];
   }
   void set_layers(quadrant_handle h, std::uint32_t layers) override { tree.set_layers(live(h, "set_layers"), layers); }
   void set_value(quadrant_handle h, std::uint64_t value) override {
@@ -451,6 +458,9 @@ quadrant_status quadrant_tree_assign(quadrant_tree* tree, const double* mins, co
                                      const uint64_t* values, const uint32_t* layers, size_t count,
                                      quadrant_handle* handles) {
   return on(tree, "tree", [&] { tree->assign(mins, maxs, values, layers, count, handles); });
+}
+quadrant_status quadrant_tree_rebuild(quadrant_tree* tree, const double* world_min, const double* world_max) {
+  return on(tree, "tree", [&] { tree->rebuild(world_min, world_max); });
 }
 quadrant_status quadrant_tree_set_layers(quadrant_tree* tree, quadrant_handle handle, uint32_t layers) {
   return on(tree, "tree", [&] { tree->set_layers(handle, layers); });

@@ -453,6 +453,78 @@ void check_assign(Placement placement, std::uint32_t seed) {
   quadrant_tree_destroy(ct);
 }
 
+// quadrant_tree_rebuild re-roots as Tree::rebuild does: the same answers, nothing outside the new world, the
+// config's world updated, handles kept; a bad world changes nothing.
+template <int D, class S>
+void check_rebuild(Placement placement, std::uint32_t seed) {
+  SCOPED_TRACE((trace<D, S>(placement)));
+  std::mt19937 rng(seed);
+  auto real = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  const Configs<D, S> configs(placement, 0, 25, 5);  // a world far smaller than the scene's [0, 100]
+  quadrant_tree* ct = nullptr;
+  ASSERT_EQ(quadrant_tree_create(&configs.c, &ct), QUADRANT_OK);
+  quadrant::Tree<D, std::uint64_t, S> tree(configs.cpp);
+  std::vector<quadrant_handle> handles;
+  for (std::uint64_t i = 0; i < 300; ++i) {
+    double lo[3], hi[3];
+    quadrant::Box<D, S> b;
+    for (int a = 0; a < D; ++a) {
+      lo[a] = static_cast<double>(b.min[a] = static_cast<S>(real(0, 100)));
+      hi[a] = static_cast<double>(b.max[a] = static_cast<S>(lo[a] + real(0, 4)));
+    }
+    handles.emplace_back();
+    ASSERT_EQ(quadrant_tree_insert(ct, lo, hi, i, ~0u, &handles.back()), QUADRANT_OK);
+    tree.insert(b, i);
+  }
+  quadrant_stats st;
+  ASSERT_EQ(quadrant_tree_stats(ct, &st), QUADRANT_OK);
+  ASSERT_GT(st.outside_world, 200u);
+  const double bad_min[3] = {0, 0, 0}, bad_max[3] = {-1, 100, 100};
+  EXPECT_EQ(quadrant_tree_rebuild(ct, bad_min, bad_max), QUADRANT_INVALID_ARGUMENT);
+  EXPECT_EQ(quadrant_tree_rebuild(ct, nullptr, bad_max), QUADRANT_INVALID_ARGUMENT);
+  quadrant_config after;
+  ASSERT_EQ(quadrant_tree_config(ct, &after), QUADRANT_OK);
+  EXPECT_EQ(after.world_max[0], 25);
+  const double wmin[3] = {-10, -10, -10}, wmax[3] = {110, 110, 110};
+  ASSERT_EQ(quadrant_tree_rebuild(ct, wmin, wmax), QUADRANT_OK) << quadrant_last_error();
+  quadrant::Box<D, S> w;
+  for (int a = 0; a < D; ++a) w.min[a] = S(-10), w.max[a] = S(110);
+  tree.rebuild(w);
+  ASSERT_EQ(quadrant_tree_validate(ct), QUADRANT_OK);
+  ASSERT_EQ(quadrant_tree_stats(ct, &st), QUADRANT_OK);
+  EXPECT_EQ(st.outside_world, 0u);
+  ASSERT_EQ(quadrant_tree_config(ct, &after), QUADRANT_OK);
+  for (int a = 0; a < D; ++a) EXPECT_EQ(after.world_max[a], 110);
+  for (std::size_t i = 0; i < handles.size(); ++i) {
+    std::uint64_t v = 0;
+    ASSERT_EQ(quadrant_tree_value(ct, handles[i], &v), QUADRANT_OK);
+    EXPECT_EQ(v, i);
+  }
+  for (int round = 0; round < 30; ++round) {
+    double qlo[3], qhi[3];
+    quadrant::Box<D, S> q;
+    for (int a = 0; a < D; ++a) {
+      qlo[a] = static_cast<double>(q.min[a] = static_cast<S>(real(-5, 100)));
+      qhi[a] = static_cast<double>(q.max[a] = static_cast<S>(qlo[a] + real(0, 30)));
+    }
+    std::vector<std::uint64_t> got(300), want;
+    std::size_t count = 0;
+    const quadrant_shape shape = quadrant_shape_box(D, qlo, qhi);
+    ASSERT_EQ(quadrant_tree_query_into(ct, &shape, ~0u, nullptr, got.data(), got.size(), &count), QUADRANT_OK);
+    got.resize(count);
+    tree.query(q, [&](const std::uint64_t& v) { want.push_back(v); });
+    EXPECT_EQ(got, want);
+  }
+  quadrant_tree_destroy(ct);
+}
+
+TEST(CApiParity, RebuildReRootsAsTheTreeDoes) {
+  for (Placement p : {Placement::Loose, Placement::Parent, Placement::Leaves}) {
+    check_rebuild<2, float>(p, 21);
+    check_rebuild<3, double>(p, 22);
+  }
+}
+
 TEST(CApiParity, AssignBuildsWhatTheTreeBuilds) {
   for (Placement p : {Placement::Loose, Placement::Parent, Placement::Leaves}) {
     check_assign<2, float>(p, 11);

@@ -138,6 +138,9 @@ export interface SpatialTree<T, D extends 2 | 3> {
   assign(boxes: ArrayLike<number>, values: ArrayLike<T>, layers?: ArrayLike<Layers> | null): Float64Array;
   /** assign without values: object i's value is the number i (so the tree's T must take numbers). */
   assign(this: SpatialTree<number, D>, boxes: ArrayLike<number>, values?: null, layers?: ArrayLike<Layers> | null): Float64Array;
+  /** Re-roots the tree over a new world ([min..., max...]; other settings stay), keeping every object and handle:
+   * for objects that outgrew the world (stats().outsideWorld counts them). */
+  rebuild(world: ArrayLike<number>): void;
   /** Removes the object. */
   erase(handle: Handle): void;
   /** New boxes for many objects in one call: handles[i] gets boxes[2 * dims * i ...]; checked whole first. */

@@ -412,6 +412,16 @@ function bind(M) {
       this._values = V;
       return handles;
     }
+    /** Re-roots the tree over a new world ([min..., max...]; the other settings stay), keeping every object and
+     * handle: for objects that outgrew the world (stats().outsideWorld counts them). */
+    rebuild(world) {
+      const t = this._live('rebuild'), d = this._dims;
+      numberArray(world, 2 * d, 'rebuild: world ([min..., max...])');
+      const p = small();
+      this._writeBox(p, world, 0);
+      check(M._quadrant_tree_rebuild(t, p, p + 32));
+      this._config.world = Array.from(world);
+    }
     /** Removes the object. Throws for a stale handle (nothing changes). */
     erase(h) {
       const t = this._live('erase');

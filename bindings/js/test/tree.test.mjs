@@ -289,3 +289,32 @@ test('frustum: objects wholly inside are found, objects wholly outside a plane a
   for (const id of outside) assert.ok(!got.has(id), `outside ${id} reported`);
   tree.dispose();
 });
+
+test('rebuild re-roots a tree whose objects outgrew its world, keeping handles and answers', () => {
+  const g = drawer(17, 'double');
+  for (const placement of ['loose', 'parent', 'leaves']) {
+    const tree = new q.QuadTree({ world: [0, 0, 25, 25], placement, splitThreshold: 5 });
+    const boxes = [];
+    const handles = [];
+    for (let i = 0; i < 400; ++i) {
+      const x = g.num(0, 100), y = g.num(0, 100), s = g.num(0, 3);
+      boxes.push({ min: [x, y], max: [x + s, y + s] });
+      handles.push(tree.insert(x, y, x + s, y + s, i));
+    }
+    assert.ok(tree.stats().outsideWorld > 300);
+    assert.throws(() => tree.rebuild([0, 0, -1, 100]), { name: 'QuadrantError', status: 'invalid_argument' });
+    assert.throws(() => tree.rebuild([0, 0, 100]), /expected 4 numbers/);
+    assert.deepEqual(tree.config.world, [0, 0, 25, 25]);
+    tree.rebuild([-10, -10, 110, 110]);
+    tree.validate();
+    assert.deepEqual(tree.config.world, [-10, -10, 110, 110]);
+    assert.equal(tree.stats().outsideWorld, 0);
+    handles.forEach((h, i) => assert.equal(tree.value(h), i));
+    for (let k = 0; k < 30; ++k) {
+      const x = g.num(-5, 100), y = g.num(-5, 100), w = g.num(0, 30);
+      const want = boxes.flatMap((b, i) => (boxesOverlap(b, { min: [x, y], max: [x + w, y + w] }) ? [i] : []));
+      assert.deepEqual(tree.queryBox(x, y, x + w, y + w).sort((a, b) => a - b), want, placement);
+    }
+    tree.dispose();
+  }
+});

@@ -19,6 +19,7 @@ async function main(): Promise<void> {
   const t: number | undefined = hit?.t;
   const handles: Float64Array = tree.assign(new Float64Array([0, 0, 1, 1]), [{ name: 'a', hp: 1 }]);
   tree.moveMany(handles, [1, 1, 2, 2]);
+  tree.rebuild([-100, -100, 2048, 2048]);
   const octree = new q.Octree<number>({ world: [0, 0, 0, 1, 1, 1] });
   octree.insert(0, 0, 0, 1, 1, 1, 5);
   const inView: number[] = octree.query(Shape.frustum(new Array(16).fill(0), { clipZeroToOne: true }));

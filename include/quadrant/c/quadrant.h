@@ -189,6 +189,11 @@ QUADRANT_C_API quadrant_status quadrant_tree_move_many(quadrant_tree* tree, cons
 QUADRANT_C_API quadrant_status quadrant_tree_assign(quadrant_tree* tree, const double* mins, const double* maxs,
                                                     const uint64_t* values, const uint32_t* layers, size_t count,
                                                     quadrant_handle* handles);
+/** Re-roots the tree over a new world (dims values each; the config's other fields stay), keeping every object
+ * and handle: for objects that outgrew the world (quadrant_stats.outside_world counts them). INVALID_ARGUMENT for
+ * a bad world, LOGIC_ERROR from inside a callback of the tree; either way nothing changed. */
+QUADRANT_C_API quadrant_status quadrant_tree_rebuild(quadrant_tree* tree, const double* world_min,
+                                                     const double* world_max);
 /** Changes the object's layer mask. */
 QUADRANT_C_API quadrant_status quadrant_tree_set_layers(quadrant_tree* tree, quadrant_handle handle,
                                                         uint32_t layers);
