@@ -61,6 +61,19 @@ class VisibleLists {
   }
   std::vector<Event>& events() { return events_; }
 
+  /// One tick over watchers 0..n-1: candidates(w, keep) calls keep(t) for every target t that w sees now; then fn
+  /// gets the tick's events, ordered by (watcher, target).
+  template <class Candidates, class Fn>
+  void tick(std::uint32_t n, Candidates&& candidates, Fn&& fn) {
+    events_.clear();
+    for (std::uint32_t w = 0; w < n; ++w) {
+      begin(w);
+      candidates(w, [&](std::uint32_t t) { keep(w, t); });
+      end(w);
+    }
+    for (const Event& e : events_) fn(e);
+  }
+
  private:
   std::vector<std::vector<std::uint32_t>> visible_;
   std::vector<std::uint32_t> seen_, next_;
@@ -81,15 +94,11 @@ class BruteAoi {
   void move(std::uint32_t i, Pos p) { pos_[i] = p; }
   template <class Fn>
   void tick(Fn&& fn) {
-    lists_.events().clear();
     const std::uint32_t n = std::uint32_t(pos_.size());
-    for (std::uint32_t w = 0; w < n; ++w) {
-      lists_.begin(w);
+    lists_.tick(n, [&](std::uint32_t w, auto&& keep) {
       for (std::uint32_t t = 0; t < n; ++t)
-        if (t != w && d2(pos_[w], pos_[t]) <= r2_) lists_.keep(w, t);
-      lists_.end(w);
-    }
-    for (const Event& e : lists_.events()) fn(e);
+        if (t != w && d2(pos_[w], pos_[t]) <= r2_) keep(t);
+    }, fn);
   }
 
  private:
@@ -123,19 +132,14 @@ class GridAoi {
   }
   template <class Fn>
   void tick(Fn&& fn) {
-    lists_.events().clear();
-    const std::uint32_t n = std::uint32_t(pos_.size());
-    for (std::uint32_t w = 0; w < n; ++w) {
-      lists_.begin(w);
+    lists_.tick(std::uint32_t(pos_.size()), [&](std::uint32_t w, auto&& keep) {
       const Pos p = pos_[w];
       const int cx = int(where_[w].cell % std::uint32_t(cols_)), cy = int(where_[w].cell / std::uint32_t(cols_));
       for (int y = std::max(0, cy - 1); y <= std::min(rows_ - 1, cy + 1); ++y)
         for (int x = std::max(0, cx - 1); x <= std::min(cols_ - 1, cx + 1); ++x)
           for (const Item& it : cells_[std::size_t(y) * std::size_t(cols_) + std::size_t(x)])
-            if (it.index != w && d2(p, it.pos) <= r2_) lists_.keep(w, it.index);
-      lists_.end(w);
-    }
-    for (const Event& e : lists_.events()) fn(e);
+            if (it.index != w && d2(p, it.pos) <= r2_) keep(it.index);
+    }, fn);
   }
 
  private:
@@ -201,19 +205,15 @@ class CrossListAoi {
   }
   template <class Fn>
   void tick(Fn&& fn) {
-    lists_.events().clear();
     const std::uint32_t n = std::uint32_t(pos_.size());
-    for (std::uint32_t w = 0; w < n; ++w) {
-      lists_.begin(w);
+    lists_.tick(n, [&](std::uint32_t w, auto&& keep) {
       const Pos p = pos_[w];
       // Along x both ways until the gap exceeds the radius (in double, as the distance test).
       for (std::uint32_t t = prev_[0][w]; t < n && double(p.x) - double(pos_[t].x) <= radius_; t = prev_[0][t])
-        if (d2(p, pos_[t]) <= r2_) lists_.keep(w, t);
+        if (d2(p, pos_[t]) <= r2_) keep(t);
       for (std::uint32_t t = next_[0][w]; t < n && double(pos_[t].x) - double(p.x) <= radius_; t = next_[0][t])
-        if (d2(p, pos_[t]) <= r2_) lists_.keep(w, t);
-      lists_.end(w);
-    }
-    for (const Event& e : lists_.events()) fn(e);
+        if (d2(p, pos_[t]) <= r2_) keep(t);
+    }, fn);
   }
 
  private:
@@ -268,19 +268,14 @@ class TreeRequeryAoi {
   }
   template <class Fn>
   void tick(Fn&& fn) {
-    lists_.events().clear();
-    const std::uint32_t n = std::uint32_t(pos_.size());
     // The tree's circle test is in float; a slightly larger circle finds every candidate of the double test.
     const float query_radius = radius_ * (1 + 1e-5f);
-    for (std::uint32_t w = 0; w < n; ++w) {
-      lists_.begin(w);
+    lists_.tick(std::uint32_t(pos_.size()), [&](std::uint32_t w, auto&& keep) {
       const Pos p = pos_[w];
       tree_.query(quadrant::Circle<float>{p, query_radius}, [&](const std::uint32_t& t) {
-        if (t != w && d2(p, pos_[t]) <= r2_) lists_.keep(w, t);
+        if (t != w && d2(p, pos_[t]) <= r2_) keep(t);
       });
-      lists_.end(w);
-    }
-    for (const Event& e : lists_.events()) fn(e);
+    }, fn);
   }
 
  private:
