@@ -74,12 +74,12 @@ class Walk {
 struct Plan {
   std::size_t n;
   int warm_up;  // ticks run before the timed ones: candidate lists reach their working state (anchors spread out)
-  int ticks;
+  int ticks;    // 200 up to 10k, so that the p99 and the maximum see the rare ticks (renumbering, re-anchor waves)
 };
 
 std::vector<Plan> plans(const Options& opt) {
   std::vector<Plan> all = opt.quick ? std::vector<Plan>{{1000, 10, 20}, {10000, 5, 6}}
-                                    : std::vector<Plan>{{1000, 100, 100}, {10000, 60, 30}, {100000, 2, 3}};
+                                    : std::vector<Plan>{{1000, 100, 200}, {10000, 60, 200}, {100000, 2, 3}};
   std::vector<Plan> out;
   for (const Plan& p : all)
     if (p.n <= opt.max_n) out.push_back(p);
