@@ -13,6 +13,8 @@ export const ALL_LAYERS = 0xffffffff;
 const TWO32 = 4294967296;
 // A handle is slot + 1 + 2^32 * (generation mod 2^21): an exact JavaScript number (below 2^53).
 const GEN_BITS = 0x1fffff;
+// The number of the C handle whose low and high 32-bit words are lo (slot + 1) and hi (generation).
+const packHandle = (lo, hi) => lo + (hi & GEN_BITS) * TWO32;
 const STATUS = ['ok', 'invalid_argument', 'logic_error', 'out_of_memory', 'internal_error'];
 const PLACEMENTS = { loose: 0, parent: 1, leaves: 2 };
 const SCALARS = { float: 0, double: 1 };
@@ -232,6 +234,18 @@ function bind(M) {
     }
   }
 
+  // Runs an _into call that reports a total count, growing the output buffer until everything fits; returns
+  // [pointer, count]. per: bytes per result; holder._cap: the capacity to try first, kept for the next call.
+  function collect(holder, call, per) {
+    for (;;) {
+      const cap = holder._cap, out = buf('out', cap * per + 8), cnt = small();
+      check(call(out, cap, cnt));
+      const n = u32(cnt);
+      if (n <= cap) return [out, n];
+      holder._cap = n + (n >>> 2);
+    }
+  }
+
   function readNode(p, dims) {
     const vec = (off) => Array.from({ length: dims }, (_, i) => f64(p + off + i * 8));
     return {
@@ -336,7 +350,7 @@ function bind(M) {
         this._gens = grown;
       }
       this._gens[slot] = hi;
-      return lo + (hi & GEN_BITS) * TWO32;
+      return packHandle(lo, hi);
     }
     // Splits a handle number into this._lo / this._hi; one that cannot name an object becomes 0 (which the C
     // API refuses with its message).
@@ -407,7 +421,7 @@ function bind(M) {
         const lo = U[(hs >>> 2) + 2 * i], hi = U[(hs >>> 2) + 2 * i + 1];
         G[lo - 1] = hi;
         V[lo - 1] = values != null ? values[i] : i;
-        handles[i] = lo + (hi & GEN_BITS) * TWO32;
+        handles[i] = packHandle(lo, hi);
       }
       this._values = V;
       return handles;
@@ -488,18 +502,7 @@ function bind(M) {
       this._values = [];
     }
 
-    // Runs an _into call that reports a total count, growing the output buffer until everything fits; returns
-    // [pointer, count]. per: bytes per result.
-    _into(call, per) {
-      for (;;) {
-        const cap = this._cap;
-        const out = buf('out', cap * per + 8), cnt = small();
-        check(call(out, cap, cnt));
-        const n = u32(cnt);
-        if (n <= cap) return [out, n];
-        this._cap = n + (n >>> 2);
-      }
-    }
+    _into(call, per) { return collect(this, call, per); }
     _valuesOf(p, n, out) {
       out.length = n;
       const U = M.HEAPU32, V = this._values;
@@ -511,7 +514,7 @@ function bind(M) {
       const U = M.HEAPU32;
       for (let i = 0; i < n; ++i) {
         const lo = U[(p >>> 2) + 2 * stride * i], hi = U[(p >>> 2) + 2 * stride * i + 1];
-        out[i] = lo + (hi & GEN_BITS) * TWO32;
+        out[i] = packHandle(lo, hi);
       }
       return out;
     }
@@ -530,6 +533,7 @@ function bind(M) {
         F[a + i] = args[i];
         F[b + i] = args[d + i];
       }
+      // collect()'s loop written out: the commonest query makes no closure and looks up no count buffer.
       for (;;) {
         const cap = this._cap, o = buf('out', cap * 8 + 8);
         check(M._quadrant_tree_query_into_stats(t, boxShape, l, o, 0, cap, boxCount, this._stats));
@@ -617,7 +621,7 @@ function bind(M) {
         const out = new Array(n);
         for (let i = 0; i < n; ++i) {
           const lo = u32(hs + 8 * i);
-          out[i] = { value: this._values[lo - 1], handle: lo + (u32(hs + 8 * i + 4) & GEN_BITS) * TWO32, t: f64(ts + 8 * i) };
+          out[i] = { value: this._values[lo - 1], handle: packHandle(lo, u32(hs + 8 * i + 4)), t: f64(ts + 8 * i) };
         }
         return out;
       }
@@ -632,7 +636,7 @@ function bind(M) {
       const n = u32(cnt), out = new Array(n);
       for (let i = 0; i < n; ++i) {
         const lo = u32(hs + 8 * i);
-        out[i] = { value: this._values[lo - 1], handle: lo + (u32(hs + 8 * i + 4) & GEN_BITS) * TWO32, distance: f64(ds + 8 * i) };
+        out[i] = { value: this._values[lo - 1], handle: packHandle(lo, u32(hs + 8 * i + 4)), distance: f64(ds + 8 * i) };
       }
       return out;
     }
@@ -700,20 +704,12 @@ function bind(M) {
   const EV = { watcher: at('quadrant_aoi_event.watcher'), target: at('quadrant_aoi_event.target'),
     kind: at('quadrant_aoi_event.kind'), size: at('quadrant_aoi_event') };
 
-  function idList(call, what) {
-    let cap = 64;
-    for (;;) {
-      const out = buf('ids', cap * 8 + 8), cnt = small();
-      check(call(out, cap, cnt));
-      const n = u32(cnt);
-      if (n > cap) {
-        cap = n;
-        continue;
-      }
-      const ids = new Array(n);
-      for (let i = 0; i < n; ++i) ids[i] = u64(out + 8 * i);
-      return ids;
-    }
+  // The ids an AoiWorld call writes as 64-bit integers.
+  function idList(world, call) {
+    const [out, n] = collect(world, call, 8);
+    const ids = new Array(n);
+    for (let i = 0; i < n; ++i) ids[i] = u64(out + 8 * i);
+    return ids;
   }
 
   /** Who sees whom: Enter/Leave events per tick (docs/aoi.md). Ids are safe integers >= 0. */
@@ -740,6 +736,7 @@ function bind(M) {
       const out = s + at('quadrant_aoi_settings');
       check(M._quadrant_aoi_create(s, out));
       super(u32(out), M._quadrant_aoi_destroy);
+      this._cap = 64;
     }
     /** Adds entity id at (x, y); it joins the relation at the next tick. */
     add(id, x, y, viewRadius, options = {}) {
@@ -795,16 +792,16 @@ function bind(M) {
     }
     /** The ids `watcher` saw at the last tick, ascending. */
     visible(watcher) {
-      return byId(this, 'visible', watcher, (a, lo, hi) => idList((o, cap, c) => M._quadrant_aoi_visible(a, lo, hi, o, cap, c)));
+      return byId(this, 'visible', watcher, (a, lo, hi) => idList(this, (o, cap, c) => M._quadrant_aoi_visible(a, lo, hi, o, cap, c)));
     }
     /** The ids that saw `target` at the last tick, ascending. */
     watchers(target) {
-      return byId(this, 'watchers', target, (a, lo, hi) => idList((o, cap, c) => M._quadrant_aoi_watchers(a, lo, hi, o, cap, c)));
+      return byId(this, 'watchers', target, (a, lo, hi) => idList(this, (o, cap, c) => M._quadrant_aoi_watchers(a, lo, hi, o, cap, c)));
     }
     /** The ids in `layers` whose body box (at the last tick) the 2D shape touches, ascending. */
     query(s, layers) {
       const a = this._live('query'), sp = writeShape(s, 2), l = layers32(layers, 'query');
-      return idList((o, cap, c) => M._quadrant_aoi_query_into(a, sp, l, o, cap, c));
+      return idList(this, (o, cap, c) => M._quadrant_aoi_query_into(a, sp, l, o, cap, c));
     }
     /** True when id is present (counting changes not yet ticked). */
     contains(id) {

@@ -199,9 +199,7 @@ class Tree {
         throw std::invalid_argument(std::string(e.what()) + " (item " + std::to_string(i) + ")");
       }
       if (i >= std::uint64_t{detail::kNone} - 1) throw std::length_error("quadrant: assign: more than 2^32 objects");
-      vec_type centre;
-      for (int a = 0; a < D; ++a) centre[a] = std::midpoint(box.min[a], box.max[a]);
-      keys.push_back(std::uint64_t{detail::morton_key(centre, config().world)} << 32 | i);
+      keys.push_back(spatial_key(box, config().world, static_cast<std::uint32_t>(i)));
       ++i;
     }
     const std::size_t n = keys.size();
@@ -268,18 +266,13 @@ class Tree {
     c.world = world;
     detail::TreeCore<D, S> fresh(checked_config(c));
     // The live objects' entries, in the Morton order of their centres in the new world (neighbours together).
-    detail::ScratchLease<std::uint64_t> keys_lease;
+    detail::ScratchLease<std::uint64_t> keys_lease, tmp_lease;
     std::vector<std::uint64_t>& keys = keys_lease.get();
     keys.clear();
     const auto& store = core_.store();
-    for (std::uint32_t id = 0; id < records_.size(); ++id) {
-      if (!records_[id].value) continue;
-      const box_type& b = store.object_box(id);
-      vec_type centre;
-      for (int a = 0; a < D; ++a) centre[a] = std::midpoint(b.min[a], b.max[a]);
-      keys.push_back(std::uint64_t{detail::morton_key(centre, world)} << 32 | id);
-    }
-    std::sort(keys.begin(), keys.end());
+    for (std::uint32_t id = 0; id < records_.size(); ++id)
+      if (records_[id].value) keys.push_back(spatial_key(store.object_box(id), world, id));
+    detail::radix_sort_by_high_word(keys, tmp_lease.get());
     detail::ScratchLease<stored_entry> entries_lease;
     std::vector<stored_entry>& entries = entries_lease.get();
     entries.clear();
@@ -706,6 +699,13 @@ class Tree {
   struct Record {
     std::optional<T> value;  // empty while the slot is free
   };
+
+  // A bulk build's sort key: the Morton code of the box's centre in `world` above, `low` (an item or slot) below.
+  static std::uint64_t spatial_key(const box_type& box, const box_type& world, std::uint32_t low) {
+    vec_type centre;
+    for (int a = 0; a < D; ++a) centre[a] = std::midpoint(box.min[a], box.max[a]);
+    return std::uint64_t{detail::morton_key(centre, world)} << 32 | low;
+  }
 
   static const Config<D, S>& checked_config(const Config<D, S>& config) {
     check_config(config);
