@@ -239,9 +239,11 @@ TEST(PairCallbacks, HandlesValuesOrBoth) {
 namespace {
 
 // Pairs between two trees against brute force: every placement of each, different worlds (objects outside them
-// too), 2D and 3D, float and double, layer masks on either side.
+// too), 2D and 3D, float and double, layer masks on either side. The smaller tree's objects walk the other in
+// groups of up to 1024 (a subtree's): the small trees are one group, the large ones many, with the nodes above
+// the groups walking alone.
 template <int D, class S>
-void check_two_trees(std::uint32_t seed) {
+void check_two_trees(std::uint32_t seed, int count_a = D == 2 ? 500 : 1200, int count_b = D == 2 ? 300 : 800) {
   std::mt19937 rng(seed);
   auto real = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
   for (Placement pa : kPlacements) {
@@ -274,11 +276,11 @@ void check_two_trees(std::uint32_t seed) {
         }
         return box;
       };
-      for (int k = 0; k < (D == 2 ? 500 : 1200); ++k) {
+      for (int k = 0; k < count_a; ++k) {
         oa.push_back({random_box(), 1u << (rng() % 2)});
         a.insert(oa.back().box, k, oa.back().layers);
       }
-      for (int k = 0; k < (D == 2 ? 300 : 800); ++k) {
+      for (int k = 0; k < count_b; ++k) {
         ob.push_back({random_box(), 1u << (rng() % 2)});
         b.insert(ob.back().box, std::to_string(k), ob.back().layers);
       }
@@ -345,6 +347,8 @@ void check_two_trees(std::uint32_t seed) {
 
 TEST(TwoTreePairs, AgreeWithBruteForce2DFloat) { check_two_trees<2, float>(31); }
 TEST(TwoTreePairs, AgreeWithBruteForce3DDouble) { check_two_trees<3, double>(32); }
+TEST(TwoTreePairs, ManyGroupsAgreeWithBruteForce2DDouble) { check_two_trees<2, double>(33, 1500, 1300); }
+TEST(TwoTreePairs, ManyGroupsAgreeWithBruteForce3DFloat) { check_two_trees<3, float>(34, 1300, 1100); }
 
 TEST(TwoTreePairs, HandlesStopsSameTreeAndMutationInside) {
   Tree<2, int> a(square(Placement::Loose)), b(square(Placement::Parent));

@@ -14,6 +14,8 @@
 #include <string>
 #include <type_traits>
 
+#include "../detail/inline.hpp"
+
 namespace quadrant {
 
 /// A point or direction in D dimensions (D = 2 or 3) with scalar S (float or double).
@@ -177,7 +179,7 @@ void check_box(const Box<D, S>& b, const char* what) {
 
 /// Closed overlap: true when the boxes share at least one point (touching counts). O(D).
 template <int D, class S>
-constexpr bool overlaps(const Box<D, S>& a, const Box<D, S>& b) noexcept {
+QUADRANT_INLINE constexpr bool overlaps(const Box<D, S>& a, const Box<D, S>& b) noexcept {
   // Every comparison is made and the results combined without branches: in the entry loops of queries and pairs
   // the outcome of each comparison is close to random, and one mispredicted branch costs more than all of them.
   int apart = 0;
@@ -187,7 +189,7 @@ constexpr bool overlaps(const Box<D, S>& a, const Box<D, S>& b) noexcept {
 
 /// True when point `p` lies in the closed box `b`.
 template <int D, class S>
-constexpr bool overlaps(const Box<D, S>& b, const Vec<D, S>& p) noexcept {
+QUADRANT_INLINE constexpr bool overlaps(const Box<D, S>& b, const Vec<D, S>& p) noexcept {
   for (int i = 0; i < D; ++i)
     if (p[i] < b.min[i] || p[i] > b.max[i]) return false;
   return true;
@@ -195,7 +197,7 @@ constexpr bool overlaps(const Box<D, S>& b, const Vec<D, S>& p) noexcept {
 
 /// True when `inner` lies wholly inside the closed box `outer` (equal boxes contain each other).
 template <int D, class S>
-constexpr bool contains(const Box<D, S>& outer, const Box<D, S>& inner) noexcept {
+QUADRANT_INLINE constexpr bool contains(const Box<D, S>& outer, const Box<D, S>& inner) noexcept {
   for (int i = 0; i < D; ++i)
     if (inner.min[i] < outer.min[i] || inner.max[i] > outer.max[i]) return false;
   return true;
@@ -203,13 +205,13 @@ constexpr bool contains(const Box<D, S>& outer, const Box<D, S>& inner) noexcept
 
 /// True when point `p` lies in the closed box `b` (same as `overlaps(b, p)`).
 template <int D, class S>
-constexpr bool contains(const Box<D, S>& b, const Vec<D, S>& p) noexcept {
+QUADRANT_INLINE constexpr bool contains(const Box<D, S>& b, const Vec<D, S>& p) noexcept {
   return overlaps(b, p);
 }
 
 /// The smallest box holding both `a` and `b`.
 template <int D, class S>
-constexpr Box<D, S> merge(const Box<D, S>& a, const Box<D, S>& b) noexcept {
+QUADRANT_INLINE constexpr Box<D, S> merge(const Box<D, S>& a, const Box<D, S>& b) noexcept {
   Box<D, S> r;
   for (int i = 0; i < D; ++i) {
     r.min[i] = std::min(a.min[i], b.min[i]);
@@ -220,7 +222,7 @@ constexpr Box<D, S> merge(const Box<D, S>& a, const Box<D, S>& b) noexcept {
 
 /// The intersection of two overlapping boxes. For disjoint boxes the result has min > max on some axis.
 template <int D, class S>
-constexpr Box<D, S> intersection(const Box<D, S>& a, const Box<D, S>& b) noexcept {
+QUADRANT_INLINE constexpr Box<D, S> intersection(const Box<D, S>& a, const Box<D, S>& b) noexcept {
   Box<D, S> r;
   for (int i = 0; i < D; ++i) {
     r.min[i] = std::max(a.min[i], b.min[i]);
@@ -273,21 +275,21 @@ enum class Relation { Outside, Crossing, Inside };
 
 /// Box query vs node bounds. `Inside` means every point of `node` is inside `query`.
 template <int D, class S>
-constexpr Relation classify(const Box<D, S>& query, const Box<D, S>& node) noexcept {
+QUADRANT_INLINE constexpr Relation classify(const Box<D, S>& query, const Box<D, S>& node) noexcept {
   if (!overlaps(query, node)) return Relation::Outside;
   return contains(query, node) ? Relation::Inside : Relation::Crossing;
 }
 
 /// Point query vs node bounds: a point never contains a box with extent, so never `Inside` unless node is a point.
 template <int D, class S>
-constexpr Relation classify(const Vec<D, S>& query, const Box<D, S>& node) noexcept {
+QUADRANT_INLINE constexpr Relation classify(const Vec<D, S>& query, const Box<D, S>& node) noexcept {
   if (!overlaps(node, query)) return Relation::Outside;
   return node.min == node.max ? Relation::Inside : Relation::Crossing;
 }
 
 /// Point query vs object box: the point lies in the box.
 template <int D, class S>
-constexpr bool overlaps(const Vec<D, S>& p, const Box<D, S>& b) noexcept {
+QUADRANT_INLINE constexpr bool overlaps(const Vec<D, S>& p, const Box<D, S>& b) noexcept {
   return overlaps(b, p);
 }
 
