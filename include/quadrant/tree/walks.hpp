@@ -22,13 +22,52 @@
 
 namespace quadrant::detail {
 
-// The entry loop every query walk shares: the layer test, the exact test (unless the caller made it already),
-// the count of tests, and the report. Returns false when the callback stopped the walk.
+// Calls emit(i) for each i in [from, to) for which hit(i), in order; false as soon as emit returns false. The hit
+// tests run without a branch on their outcome, writing the positions of the hits a chunk at a time, and the hits
+// are emitted after: in the entry loops of queries and pairs which entries hit is close to random, and a
+// mispredicted branch per entry costs more than the list.
+template <class Hit, class Emit>
+bool for_each_hit(std::size_t from, std::size_t to, Hit&& hit, Emit&& emit) {
+  constexpr std::size_t kChunk = 64;
+  std::size_t found[kChunk];
+  for (; from < to; from += kChunk) {
+    const std::size_t end = std::min(to, from + kChunk);
+    std::size_t count = 0;
+    for (std::size_t i = from; i < end; ++i) {
+      found[count] = i;
+      count += static_cast<std::size_t>(hit(i));
+    }
+    for (std::size_t k = 0; k < count; ++k)
+      if (!emit(found[k])) return false;
+  }
+  return true;
+}
+
+// The entry loop every query walk shares: the layer test, the exact test, the count of tests (of the objects in
+// `layers`), and the report. Returns false when the callback stopped the walk. The exact test runs on every entry,
+// without a branch (see for_each_hit).
 template <class Entries, class Test, class Hit>
 bool report_entries(const Entries& entries, std::uint32_t layers, QueryStats& st, Test&& test, Hit& hit) {
+  std::size_t tested = 0;
+  const bool go_on = for_each_hit(0, entries.size(), [&](std::size_t i) {
+    const bool in_layers = (entries[i].layers & layers) != 0;
+    tested += in_layers;
+    return in_layers & test(entries[i]);
+  }, [&](std::size_t i) {
+    ++st.hits;
+    if (hit(entries[i])) return true;
+    st.stopped = true;
+    return false;
+  });
+  st.box_tests += tested;
+  return go_on;
+}
+
+// Reports every entry in `layers`, untested (a subtree inside the shape). Returns false when the callback stopped.
+template <class Entries, class Hit>
+bool report_all(const Entries& entries, std::uint32_t layers, QueryStats& st, Hit& hit) {
   for (const auto& e : entries) {
     if ((e.layers & layers) == 0) continue;
-    if (!test(e)) continue;
     ++st.hits;
     if (!hit(e)) {
       st.stopped = true;
@@ -42,12 +81,12 @@ bool report_entries(const Entries& entries, std::uint32_t layers, QueryStats& st
 // build the subtree's entries are one run of the array, read front to back without visiting its nodes.
 template <int D, class S, class Hit>
 bool report_subtree(const NodeStore<D, S>& store, std::uint32_t top, std::uint32_t layers, QueryStats& st, Hit& hit) {
-  if (store.packed()) return report_entries(store.subtree_entries(top), layers, st, [](const auto&) { return true; }, hit);
+  if (store.packed()) return report_all(store.subtree_entries(top), layers, st, hit);
   bool go_on = true;
   store.walk(top, top, [&](std::uint32_t n) {
     if (n != top) ++st.nodes_visited;
     if (!store.reaches(n, layers)) return Step::Skip;
-    if (!report_entries(store.entries(n), layers, st, [](const auto&) { return true; }, hit)) {
+    if (!report_all(store.entries(n), layers, st, hit)) {
       go_on = false;
       return Step::Stop;
     }
@@ -92,7 +131,6 @@ void query_walk(P, const TreeCore<D, S>& core, const Shape& query_shape, std::ui
       if (rel == Relation::Outside || !store.reaches(n, layers)) return Step::Skip;
       if (rel == Relation::Inside) return report_subtree(store, n, layers, st, hit) ? Step::Skip : Step::Stop;
       const bool go_on = report_entries(store.entries(n), layers, st, [&](const auto& e) {
-        ++st.box_tests;
         return overlaps(shape, e.box);
       }, hit);
       return go_on ? Step::Descend : Step::Stop;
@@ -107,7 +145,6 @@ void query_walk(P, const TreeCore<D, S>& core, const Shape& query_shape, std::ui
       // The fit prunes too: the leaf owning an object's report point lists it, so its fit holds the object.
       if (!store.reaches(n, layers) || !overlaps(store.cell(n), cq) || !overlaps(store.fit(n), qbox)) return Step::Skip;
       const bool go_on = report_entries(store.entries(n), layers, st, [&](const auto& e) {
-        ++st.box_tests;
         if (!overlaps(e.box, qbox) || !P::reports(store.cell(n), e.box, qbox, core.world())) return false;
         // A box query's exact test is the bounding-box test just made.
         if constexpr (std::is_same_v<std::remove_cvref_t<Shape>, Box<D, S>>) return true;
@@ -154,6 +191,8 @@ bool pairs_after(const NodeStore<D, S>& store, const Entry& a, std::uint32_t n, 
     if (m == n) return own;
     ++st.nodes_visited;
     if (!overlaps(a.box, store.fit(m)) || !store.reaches(m, partners)) return Step::Skip;  // the fit first, as in query_walk
+    // A plain loop, not for_each_hit: one entry meets a few entries a node here, and the list cost more than the
+    // branches it saves (Loose, 1k moving boxes: 0.057 against 0.048 ms a frame).
     for (const auto& b : store.entries(m)) {
       if ((b.layers & partners) == 0) continue;
       ++st.box_tests;
@@ -242,12 +281,15 @@ void parent_pairs_walk(const NodeStore<D, S>& store, const Filter& filter, PairS
     for (const auto& b : store.entries(n)) {
       const std::uint32_t partners = filter.partners(b.layers);
       if (partners == 0) continue;
-      for (std::size_t i = first; i < top; ++i) {
-        if constexpr (Filter::kPerPair)
-          if ((active[i].layers & partners) == 0) continue;
-        ++st.box_tests;
-        if (overlaps(active[i].box, b.box) && !(go_on = report(active[i], b))) return Step::Stop;
-      }
+      std::size_t tested = 0;
+      go_on = for_each_hit(first, top, [&](std::size_t i) {
+        bool in_layers = true;
+        if constexpr (Filter::kPerPair) in_layers = (active[i].layers & partners) != 0;
+        tested += in_layers;
+        return in_layers & overlaps(active[i].box, b.box);
+      }, [&](std::size_t i) { return report(active[i], b); });
+      st.box_tests += tested;
+      if (!go_on) return Step::Stop;
       // An entry touching its cell's face may touch entries beyond the subtree: they come later in pre-order,
       // within the subtree of the lowest ancestor whose cell holds it strictly inside.
       std::uint32_t bound = n;
@@ -297,15 +339,17 @@ void pairs_walk(P, const TreeCore<D, S>& core, const Filter& filter, PairStats& 
       const auto& a = entries[i];
       const std::uint32_t partners = filter.partners(a.layers);
       if (partners == 0) continue;
-      for (std::size_t j = i + 1; j < entries.size() && go_on; ++j) {
-        const auto& b = entries[j];
-        if ((b.layers & partners) == 0) continue;
-        ++st.box_tests;
-        if (!overlaps(a.box, b.box)) continue;
+      std::size_t tested = 0;
+      go_on = for_each_hit(i + 1, entries.size(), [&](std::size_t j) {
+        const bool in_layers = (entries[j].layers & partners) != 0;
+        tested += in_layers;
+        return in_layers & overlaps(a.box, entries[j].box);
+      }, [&](std::size_t j) {
         if constexpr (P::kEveryLeaf)
-          if (!P::reports(store.cell(n), a.box, b.box, core.world())) continue;
-        go_on = report(a, b);
-      }
+          if (!P::reports(store.cell(n), a.box, entries[j].box, core.world())) return true;
+        return report(a, entries[j]);
+      });
+      st.box_tests += tested;
       if constexpr (!P::kEveryLeaf) {
         if (!go_on) break;
         go_on = pairs_after(store, a, n, 0, Step::Descend, partners, st, report);
