@@ -205,8 +205,11 @@ inline int depth_for(std::size_t n) {
 class QuadrantTree {
  public:
   /// threads > 1: pairs are found by Tree::pairs on that many threads (for_each_pair's order, into a buffer).
-  QuadrantTree(const Box2& world, std::size_t n, quadrant::Placement placement, bool rebuild, unsigned threads = 1)
-      : tree_(config(world, n, placement)), rebuild_(rebuild), threads_(threads) {}
+  /// keep_handles false: a static tree, built once and only queried, keeps no handles (as a user's static level
+  /// would not); update, erase and move then do not work. Each object's value is its scene index.
+  QuadrantTree(const Box2& world, std::size_t n, quadrant::Placement placement, bool rebuild, unsigned threads = 1,
+               bool keep_handles = true)
+      : tree_(config(world, n, placement)), rebuild_(rebuild), threads_(threads), keep_handles_(keep_handles) {}
 
   static quadrant::Config<2, float> config(const Box2& world, std::size_t n, quadrant::Placement placement) {
     quadrant::Config<2, float> c;
@@ -216,13 +219,12 @@ class QuadrantTree {
     return c;
   }
 
-  // A bulk build (Tree::assign): handle indices follow space, so ids_ maps them back to the scene's indices.
+  // A bulk build (Tree::assign); handles_[i] names scene object i.
   void build(std::span<const Box2> boxes) {
-    tree_.assign(quadrant_support::Generated(static_cast<std::uint32_t>(boxes.size()),
-                                             [boxes](std::uint32_t i) { return std::pair{boxes[i], i}; }),
-                 handles_);
-    ids_.resize(boxes.size());
-    for (std::size_t i = 0; i < boxes.size(); ++i) ids_[handles_[i].index()] = std::uint32_t(i);
+    const auto items = quadrant_support::Generated(static_cast<std::uint32_t>(boxes.size()),
+                                                   [boxes](std::uint32_t i) { return std::pair{boxes[i], i}; });
+    if (keep_handles_) tree_.assign(items, handles_);
+    else tree_.assign(items);  // the returned handles are dropped at once
   }
 
   void update(std::span<const Box2> boxes) {
@@ -237,45 +239,42 @@ class QuadrantTree {
   void for_each_pair(Fn&& fn) const {
     if (threads_ > 1) {
       tree_.pairs(pairs_, threads_);
-      for (const auto& [a, b] : pairs_) fn(ids_[a.index()], ids_[b.index()]);
+      for (const auto& [a, b] : pairs_) fn(tree_.value(a), tree_.value(b));
       return;
     }
-    tree_.for_each_pair([&](quadrant::Handle a, quadrant::Handle b) { fn(ids_[a.index()], ids_[b.index()]); });
+    tree_.for_each_pair([&](const std::uint32_t& a, const std::uint32_t& b) { fn(a, b); });
   }
 
   template <class Fn>
   void query(const Box2& window, Fn&& fn) const {
-    tree_.query(window, [&](quadrant::Handle h, const std::uint32_t&) { fn(ids_[h.index()]); });
+    tree_.query(window, [&](const std::uint32_t& id) { fn(id); });
   }
 
   template <class Fn>
   void nearest(Vec2 p, std::size_t k, Fn&& fn) const {
     tree_.nearest(p, k, scratch_);
-    for (const auto& nb : scratch_) fn(ids_[nb.handle.index()]);
+    for (const auto& nb : scratch_) fn(tree_.value(nb.handle));
   }
 
   // Churn: one object at a time; ids index the handles.
   void insert(std::uint32_t id, const Box2& box) {
     if (id >= handles_.size()) handles_.resize(id + 1);
-    const quadrant::Handle h = tree_.insert(box, id);
-    handles_[id] = h;
-    if (h.index() >= ids_.size()) ids_.resize(h.index() + 1);
-    ids_[h.index()] = id;
+    handles_[id] = tree_.insert(box, id);
   }
   void erase(std::uint32_t id) { tree_.erase(handles_[id]); }
   void move(std::uint32_t id, const Box2& box) { tree_.move(handles_[id], box); }
 
   const quadrant::Tree<2, std::uint32_t, float>& tree() const noexcept { return tree_; }
   /// The scene index of the object `h` names.
-  std::uint32_t id(quadrant::Handle h) const noexcept { return ids_[h.index()]; }
+  std::uint32_t id(quadrant::Handle h) const { return tree_.value(h); }
 
  private:
   quadrant::Tree<2, std::uint32_t, float> tree_;
   bool rebuild_;
   unsigned threads_;
+  bool keep_handles_;
   mutable std::vector<std::pair<quadrant::Handle, quadrant::Handle>> pairs_;
   std::vector<quadrant::Handle> handles_;
-  std::vector<std::uint32_t> ids_;  // by handle slot
   mutable std::vector<quadrant::Neighbor<float>> scratch_;
 };
 

@@ -101,7 +101,7 @@ void run_nearest(const Options& opt, Report& report) {
   run("uniform grid", false, [&] { return std::make_unique<GridNearest>(GridNearest{UniformGrid(world, kGridCell), {}}); });
   for (Placement p : {Placement::Loose, Placement::Parent, Placement::Leaves})
     run(std::string("quadrant ") + placement_name(p), true,
-        [&] { return std::make_unique<QuadrantTree>(world, n, p, false); });
+        [&] { return std::make_unique<QuadrantTree>(world, n, p, false, 1, false); });
 
   const char* labels[3] = {"1-NN", "10-NN", "10-NN check vs brute force"};
   const char* units[3] = {"ms/100k queries", "ms/10k queries", "ms/200 queries"};

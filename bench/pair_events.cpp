@@ -183,7 +183,7 @@ void run_two_trees(const Options& opt, Report& report) {
     if (plan.n <= 10000)
       per_actor("Box2D b2DynamicTree: query per actor", false, [] { return std::make_unique<Box2dTree>(); });
     per_actor("quadrant Loose: query per actor", true, [&] {
-      return std::make_unique<QuadrantTree>(world, level.size(), quadrant::Placement::Loose, false);
+      return std::make_unique<QuadrantTree>(world, level.size(), quadrant::Placement::Loose, false, 1, false);
     });
     // Two trees: the level built once, the actors' tree moved in one batch a frame (timed), then the pairs.
     for (quadrant::Placement p : {quadrant::Placement::Loose, quadrant::Placement::Parent}) {

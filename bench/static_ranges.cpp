@@ -89,7 +89,7 @@ void run_static_ranges(const Options& opt, Report& report) {
   run("Boost rtree R*", false, [] { return std::make_unique<BoostRtree>(false); });
   for (Placement p : {Placement::Loose, Placement::Parent, Placement::Leaves})
     run(std::string("quadrant ") + placement_name(p), true,
-        [&] { return std::make_unique<QuadrantTree>(world, n, p, false); });
+        [&] { return std::make_unique<QuadrantTree>(world, n, p, false, 1, false); });
 
   for (int c = 0; c < 2; ++c) {
     report.begin_case("static-ranges", cases[c].label, n, "ms/1000 queries");
