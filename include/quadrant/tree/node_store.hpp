@@ -574,9 +574,12 @@ class NodeStore {
     grow_capacity(blocks_, blocks);
     grow_capacity(order_, slots);
   }
+  // Grows by half at least (geometric, so appends stay amortised O(1)): doubling left a tree of moving objects
+  // with half its entry array spare after the first relocation past the built size (1M boxes, Loose and Parent,
+  // four frames of moves: 2.06M entries of capacity for 1.31M used, 49.5 bytes an object; by half: 37).
   template <class V>
   static void grow_capacity(V& v, std::size_t want) {
-    if (v.capacity() < want) v.reserve(std::max(want, 2 * v.capacity()));
+    if (v.capacity() < want) v.reserve(std::max(want, v.capacity() + v.capacity() / 2));
   }
 
   // Packs every range to the front of the array in array order, each exactly as big as its entries, and empties
