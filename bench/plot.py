@@ -11,6 +11,7 @@ have no time and are left out; contenders noted as "no index" are shown but not 
 """
 import csv
 import os
+import re
 import sys
 from collections import OrderedDict
 
@@ -29,6 +30,9 @@ def load(path):
         r["bytes"] = float(r["bytes_per_object"]) if r["bytes_per_object"] else None
         r["is_quadrant"] = r["quadrant"] == "1"
         r["is_peer"] = not r["is_quadrant"] and "no index" not in r["note"]
+        # Workloads that time ticks (aoi) note their 99th percentile and worst tick: "p99 X ms, max Y ms".
+        tail = re.search(r"p99 ([0-9.e+-]+) ms, max ([0-9.e+-]+) ms", r["note"])
+        r["p99"], r["max"] = (float(tail.group(1)), float(tail.group(2))) if tail else (None, None)
     return rows
 
 
@@ -57,15 +61,28 @@ def plot_lines(rows, workload, scenario, out_dir):
     contenders = OrderedDict()
     for r in rows:
         if r["time"] is not None:
-            contenders.setdefault(r["contender"], []).append((r["n"], r["time"]))
+            contenders.setdefault(r["contender"], []).append((r["n"], r["time"], r["p99"], r["max"]))
+    tails = False
     for index, (name, points) in enumerate(contenders.items()):
         points.sort()
-        ax.plot([p[0] for p in points], [p[1] for p in points], label=name, **style(name, index))
+        look = style(name, index)
+        ax.plot([p[0] for p in points], [p[1] for p in points], label=name, **look)
+        # The tail of each point: a bar from the median up to the worst tick, with a dash at the 99th percentile.
+        # The bars of a contender are nudged sideways (a few percent of N) so that they do not hide each other.
+        tail = [p for p in points if p[3] is not None]
+        if tail:
+            tails = True
+            nudge = 1.0 + 0.06 * (index - (len(contenders) - 1) / 2)
+            xs = [p[0] * nudge for p in tail]
+            ax.vlines(xs, [p[1] for p in tail], [p[3] for p in tail], color=look["color"], linewidth=1.2, alpha=0.8)
+            ax.plot(xs, [p[2] for p in tail], linestyle="none", marker="_", markersize=9, markeredgewidth=2,
+                    color=look["color"])
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("N")
     ax.set_ylabel(rows[0]["unit"])
-    ax.set_title(f"{workload}: {scenario}")
+    ax.set_title(f"{workload}: {scenario}" + ("\n(line: median tick; bar: up to the worst tick; dash: 99th percentile)"
+                                               if tails else ""))
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
