@@ -86,6 +86,55 @@ TYPED_TEST(GeometryTest, RelationsMatchPerAxisIntervals) {
   EXPECT_GT(touching, 1000) << "the lattice must produce many touching pairs";
 }
 
+// The box relations at extreme coordinates: signed zeros, subnormals, the largest finite values and infinities
+// (2D float boxes take an SSE2 path on x86-64; every type is checked against the per-axis reference), and in
+// constant evaluation, which takes the portable path.
+TYPED_TEST(GeometryTest, RelationsAtExtremeCoordinates) {
+  constexpr int D = TypeParam::D;
+  using S = typename TypeParam::S;
+  using L = std::numeric_limits<S>;
+  const S values[] = {S(0), -S(0), L::denorm_min(), -L::denorm_min(), L::min(), S(1), S(-1), S(1e-30), S(-1e30),
+                      L::max(), L::lowest(), L::infinity(), -L::infinity()};
+  std::mt19937 rng(777);
+  std::uniform_int_distribution<std::size_t> pick(0, std::size(values) - 1);
+  auto random_extreme = [&] {
+    Box<D, S> b;
+    for (int i = 0; i < D; ++i) {
+      const S x = values[pick(rng)], y = values[pick(rng)];
+      b.min[i] = std::min(x, y);
+      b.max[i] = std::max(x, y);
+    }
+    return b;
+  };
+  int overlapping = 0, containing = 0;
+  for (int round = 0; round < 20000; ++round) {
+    const Box<D, S> a = random_extreme(), b = random_extreme();
+    bool overlap = true, inside = true;
+    for (int i = 0; i < D; ++i) {
+      overlap = overlap && a.min[i] <= b.max[i] && b.min[i] <= a.max[i];
+      inside = inside && a.min[i] <= b.min[i] && b.max[i] <= a.max[i];
+    }
+    overlapping += overlap;
+    containing += inside;
+    ASSERT_EQ(overlaps(a, b), overlap) << round;
+    ASSERT_EQ(overlaps(b, a), overlap) << round;
+    ASSERT_EQ(contains(a, b), inside) << round;
+  }
+  EXPECT_GT(overlapping, 1000) << "the values must produce many overlapping pairs";
+  EXPECT_GT(containing, 100) << "the values must produce boxes inside others";
+  constexpr Box<D, S> unit = [] {
+    Box<D, S> b{};
+    for (int i = 0; i < D; ++i) b.max[i] = S(1);
+    return b;
+  }();
+  constexpr Box<D, S> corner = [] {
+    Box<D, S> b{};
+    for (int i = 0; i < D; ++i) b.min[i] = b.max[i] = S(1);
+    return b;
+  }();
+  static_assert(overlaps(unit, corner) && contains(unit, corner) && !contains(corner, unit));
+}
+
 TYPED_TEST(GeometryTest, TouchingAndPointBoxesOverlap) {
   constexpr int D = TypeParam::D;
   using S = typename TypeParam::S;

@@ -16,6 +16,11 @@
 
 #include "../detail/inline.hpp"
 
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#define QUADRANT_SSE2 1
+#endif
+
 namespace quadrant {
 
 /// A point or direction in D dimensions (D = 2 or 3) with scalar S (float or double).
@@ -180,6 +185,19 @@ void check_box(const Box<D, S>& b, const char* what) {
 /// Closed overlap: true when the boxes share at least one point (touching counts). O(D).
 template <int D, class S>
 QUADRANT_INLINE constexpr bool overlaps(const Box<D, S>& a, const Box<D, S>& b) noexcept {
+#if defined(QUADRANT_SSE2)
+  // 2D float boxes are four floats (min x, min y, max x, max y): one compare of [a.min, b.min] against
+  // [b.max, a.max] tests all four sides (7 instructions against about 12 for the scalar loop; the test every walk
+  // makes most). A NaN coordinate compares false, so such a box overlaps nothing (the tree refuses NaN boxes).
+  if constexpr (D == 2 && std::is_same_v<S, float>) {
+    if (!std::is_constant_evaluated()) {
+      static_assert(sizeof(Box<2, float>) == 4 * sizeof(float), "quadrant: a 2D float box is four floats");
+      const __m128 va = _mm_loadu_ps(reinterpret_cast<const float*>(&a));
+      const __m128 vb = _mm_loadu_ps(reinterpret_cast<const float*>(&b));
+      return _mm_movemask_ps(_mm_cmple_ps(_mm_movelh_ps(va, vb), _mm_movehl_ps(va, vb))) == 0xF;
+    }
+  }
+#endif
   // Every comparison is made and the results combined without branches: in the entry loops of queries and pairs
   // the outcome of each comparison is close to random, and one mispredicted branch costs more than all of them.
   int apart = 0;
@@ -198,6 +216,18 @@ QUADRANT_INLINE constexpr bool overlaps(const Box<D, S>& b, const Vec<D, S>& p) 
 /// True when `inner` lies wholly inside the closed box `outer` (equal boxes contain each other).
 template <int D, class S>
 QUADRANT_INLINE constexpr bool contains(const Box<D, S>& outer, const Box<D, S>& inner) noexcept {
+#if defined(QUADRANT_SSE2)
+  // As in overlaps: one compare of [outer.min, inner.max] against [inner.min, outer.max] (a NaN: not contained).
+  if constexpr (D == 2 && std::is_same_v<S, float>) {
+    if (!std::is_constant_evaluated()) {
+      const __m128 vo = _mm_loadu_ps(reinterpret_cast<const float*>(&outer));
+      const __m128 vi = _mm_loadu_ps(reinterpret_cast<const float*>(&inner));
+      const __m128 left = _mm_shuffle_ps(vo, vi, _MM_SHUFFLE(3, 2, 1, 0));   // outer.min, inner.max
+      const __m128 right = _mm_shuffle_ps(vi, vo, _MM_SHUFFLE(3, 2, 1, 0));  // inner.min, outer.max
+      return _mm_movemask_ps(_mm_cmple_ps(left, right)) == 0xF;
+    }
+  }
+#endif
   for (int i = 0; i < D; ++i)
     if (inner.min[i] < outer.min[i] || inner.max[i] > outer.max[i]) return false;
   return true;
