@@ -71,9 +71,10 @@ concept TreeItem = requires { std::tuple_size<std::remove_cvref_t<E>>::value; } 
 /// and returns void, or bool where false stops. The trees may have any placements and worlds. The objects of the
 /// tree with fewer objects walk the other in groups (a subtree of up to 1024 objects, or under Leaves a node's),
 /// each group once, carrying down the objects that reach each node's bounds, so the descent is shared; under Loose
-/// and Parent an object whose box holds a node's whole subtree is paired with all of it untested. The order of the calls is unspecified. Allocates nothing once warm;
-/// neither tree may change meanwhile (that throws std::logic_error; see Tree::insert). Throws
-/// std::invalid_argument when a and b are the same tree (use Tree::for_each_pair).
+/// and Parent an object whose box holds a node's whole subtree is paired with all of it untested. The order of the
+/// calls is unspecified. Allocates nothing once warm; neither tree may change meanwhile (that throws
+/// std::logic_error; see Tree::insert). Throws std::invalid_argument when a and b are the same tree (use
+/// Tree::for_each_pair).
 template <int D, class TA, class TB, class S, class Fn>
 PairStats for_each_pair(const Tree<D, TA, S>& a, const Tree<D, TB, S>& b, Fn&& fn, std::uint32_t layers_a = ~0u,
                         std::uint32_t layers_b = ~0u);
