@@ -204,7 +204,8 @@ inline int depth_for(std::size_t n) {
 /// pools).
 class QuadrantTree {
  public:
-  /// threads > 1: pairs are found by Tree::pairs on that many threads (for_each_pair's order, into a buffer).
+  /// threads > 1: the moves are shared by that many threads (Tree::move(handles, boxes, threads)) and the pairs
+  /// found by Tree::pairs on them (for_each_pair's order, into a buffer).
   /// keep_handles false: a static tree, built once and only queried, keeps no handles (as a user's static level
   /// would not); update, erase and move then do not work. Each object's value is its scene index.
   QuadrantTree(const Box2& world, std::size_t n, quadrant::Placement placement, bool rebuild, unsigned threads = 1,
@@ -232,7 +233,7 @@ class QuadrantTree {
       build(boxes);
       return;
     }
-    tree_.move(handles_, boxes);
+    tree_.move(handles_, boxes, threads_);
   }
 
   template <class Fn>

@@ -114,6 +114,29 @@ class TreeCore {
     });
   }
 
+  // move_in_place's answer when the object has its new box and nothing else needs to change (no node reaches
+  // this index: the pool ends before kNone - kFanout).
+  static constexpr std::uint32_t kMovedInPlace = kNone - 1;
+
+  // Gives object e.id the box e.box if it stays in its node under a one-node placement, leaving the fits alone.
+  // Returns kMovedInPlace when that was all; the node, when its fit must then grow to hold the box (grow_fit)
+  // before the next walk; kNone, changing nothing, when the object belongs elsewhere (always under Leaves). Reads
+  // the structure and writes that object's entry alone, so threads may run it at once on distinct objects.
+  std::uint32_t move_in_place(const entry_type& e) noexcept {
+    return with_placement(config_.placement, [&](auto p) {
+      if constexpr (decltype(p)::kEveryLeaf) {
+        return kNone;
+      } else {
+        const std::uint32_t n = store_.ref_node(store_.first_ref(e.id));
+        if (!belongs(p, n, e.box)) return kNone;
+        return store_.set_box_leaving_fits(e.id, e.box) ? kMovedInPlace : n;
+      }
+    });
+  }
+
+  // Grows the fit of node n, and of its ancestors, to hold `box`.
+  void grow_fit(std::uint32_t n, const box_type& box) noexcept { store_.grow_fit(n, box); }
+
   // Gives object id the layer mask `layers` in every node listing it.
   void set_layers(std::uint32_t id, std::uint32_t layers) {
     store_.set_object_layers(id, layers, [&](std::uint32_t n) {

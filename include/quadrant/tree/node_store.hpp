@@ -322,6 +322,15 @@ class NodeStore {
     }
   }
 
+  // Gives the entry of a one-entry object (Loose, Parent) the box `box`, leaving the fits as they are; says whether
+  // its node's fit holds the box already (if not, grow_fit(node, box) must follow before the next walk). Writes
+  // that entry alone, so threads may run it at once on distinct objects.
+  bool set_box_leaving_fits(std::uint32_t id, const box_type& box) noexcept {
+    const std::uint32_t r = first_ref(id);
+    entry_at(r).box = box;
+    return contains(fits_[locs_[r].node], box);
+  }
+
   // Grows the fit of n, and of its ancestors, to hold `box`. The climb ends at the first fit that holds it already:
   // that fit's ancestors hold it too.
   void grow_fit(std::uint32_t n, const box_type& box) noexcept {
