@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <forward_list>
 #include <limits>
 #include <random>
 #include <iterator>
@@ -160,6 +161,63 @@ TEST(Build, AgreesWithBruteForce2DFloat) { check_against_brute_force<2, float>(1
 TEST(Build, AgreesWithBruteForce2DDouble) { check_against_brute_force<2, double>(12, 1e6); }
 TEST(Build, AgreesWithBruteForce3DFloat) { check_against_brute_force<3, float>(13, 100); }
 TEST(Build, AgreesWithBruteForce3DDouble) { check_against_brute_force<3, double>(14, 1e-3); }
+// Objects packed in a corner finer than the build's sort key resolves (65536 cells a side in 2D, 1024 in 3D), so
+// below some depth their order in the build says nothing of where they lie, and the children's entries must be
+// sorted out rather than found in runs.
+template <int D, class S>
+void check_below_key_resolution(std::uint32_t seed) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(std::string("placement ") + std::to_string(static_cast<int>(p)));
+    std::mt19937 rng(seed);
+    const double corner = D == 2 ? 1.0 / (1 << 20) : 1.0 / (1 << 14);  // of the world's side
+    std::uniform_real_distribution<double> at(0, corner), side(0, corner / 40);
+    std::vector<std::pair<Box<D, S>, int>> items;
+    for (int k = 0; k < 1200; ++k) {
+      Box<D, S> b;
+      for (int i = 0; i < D; ++i) {
+        b.min[i] = S(at(rng));
+        b.max[i] = S(double(b.min[i]) + (k % 10 == 0 ? corner / 3 : side(rng)));
+      }
+      items.emplace_back(b, k);
+    }
+    Config<D, S> cfg;
+    for (int i = 0; i < D; ++i) {
+      cfg.world.min[i] = 0;
+      cfg.world.max[i] = 1;
+    }
+    cfg.placement = p;
+    cfg.max_depth = 30;
+    cfg.split_threshold = 4;
+    Tree<D, int, S> tree(cfg);
+    tree.assign(items);
+    tree.validate();
+    EXPECT_GT(tree.stats().depth, D == 2 ? 17 : 11);  // deeper than the key's cells
+    std::set<std::pair<int, int>> want;
+    for (std::size_t a = 0; a < items.size(); ++a)
+      for (std::size_t b = a + 1; b < items.size(); ++b)
+        if (touches(items[a].first, items[b].first)) want.emplace(items[a].second, items[b].second);
+    EXPECT_EQ(value_pairs(tree), want);
+    for (int q = 0; q < 50; ++q) {
+      Box<D, S> window;
+      for (int i = 0; i < D; ++i) {
+        window.min[i] = S(at(rng));
+        window.max[i] = S(double(window.min[i]) + corner / 8);
+      }
+      std::set<int> got, expected;
+      tree.query(window, [&](const int& v) { got.insert(v); });
+      for (const auto& [box, v] : items)
+        if (touches(box, window)) expected.insert(v);
+      EXPECT_EQ(got, expected) << "window " << q;
+    }
+  }
+}
+
+TEST(Build, BelowTheSortKeysResolution) {
+  check_below_key_resolution<2, double>(17);
+  check_below_key_resolution<3, float>(18);
+  check_below_key_resolution<3, double>(19);
+}
+
 TEST(Build, AgreesWithBruteForceAtExtremeMagnitudes) {
   check_against_brute_force<2, float>(15, 1e37);
   check_against_brute_force<3, double>(16, 1e300);
@@ -201,10 +259,27 @@ TEST(Build, TakesAnyForwardRangeOfTuples) {
     const float x = float(i % 20) * 5, y = float(i / 20) * 5;
     return std::pair{Box<2, float>{{x, y}, {x + 1, y + 1}}, std::to_string(i)};
   });
-  static_assert(std::ranges::forward_range<decltype(items)>);
+  static_assert(std::ranges::random_access_range<decltype(items)>);  // read in the order of the records
   const std::vector<Handle> handles = tree.assign(items);
   ASSERT_EQ(handles.size(), 300u);
   for (int i = 0; i < 300; ++i) EXPECT_EQ(tree.value(handles[std::size_t(i)]), std::to_string(i));
+  tree.validate();
+  // A range that can only be read front to back: each item's handle still names it.
+  std::forward_list<std::tuple<Box<2, float>, std::string, std::uint32_t>> list;
+  for (int i = 299; i >= 0; --i) {
+    const float x = float(i % 20) * 5 + 2, y = float(i / 20) * 5 + 2;
+    list.emplace_front(Box<2, float>{{x, y}, {x + 1, y + 1}}, "item " + std::to_string(i), 1u << (i % 3));
+  }
+  static_assert(!std::ranges::bidirectional_range<decltype(list)>);
+  const std::vector<Handle> listed = tree.assign(list);
+  ASSERT_EQ(listed.size(), 300u);
+  for (int i = 0; i < 300; ++i) {
+    const Handle h = listed[std::size_t(i)];
+    EXPECT_EQ(tree.value(h), "item " + std::to_string(i));
+    EXPECT_EQ(tree.layers(h), 1u << (i % 3));
+    EXPECT_EQ(tree.bounds(h).min.x, float(i % 20) * 5 + 2);
+  }
+  for (Handle h : handles) EXPECT_FALSE(tree.contains(h));
   tree.validate();
   // An empty range empties the tree.
   tree.assign(std::vector<std::pair<Box<2, float>, std::string>>{});

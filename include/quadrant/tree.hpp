@@ -205,10 +205,15 @@ class Tree {
       ++i;
     }
     const std::size_t n = keys.size();
-    // Item keys[r]'s low word goes to record slot r; slots[i] becomes item i's slot.
+    // Item keys[r]'s low word goes to record slot r.
     detail::radix_sort_by_high_word(keys, slots);
-    slots.resize(n);
-    for (std::size_t r = 0; r < n; ++r) slots[keys[r] & 0xffffffffu] = r;
+    // A range read in any order is read in slot order, so the records and entries fill front to back and only the
+    // items and handles are reached at random; another is read in its own order, through slots[i], item i's slot.
+    constexpr bool in_slot_order = std::ranges::random_access_range<R>;
+    if constexpr (!in_slot_order) {
+      slots.resize(n);
+      for (std::size_t r = 0; r < n; ++r) slots[keys[r] & 0xffffffffu] = r;
+    }
     // Memory before the first change, so that only the values' constructors can throw after it.
     handles.resize(n);
     if (records_.size() < n) {
@@ -222,15 +227,33 @@ class Tree {
     std::vector<stored_entry>& entries = entries_lease.get();
     entries.resize(n);
     empty_slots_from(static_cast<std::uint32_t>(n));
+    auto place_item = [&](auto&& item, std::size_t at, std::uint32_t slot) {
+      std::uint32_t layers = ~0u;
+      if constexpr (with_layers) layers = static_cast<std::uint32_t>(std::get<2>(item));
+      entries[slot] = {std::get<0>(item), slot, layers};
+      records_[slot].value.emplace(std::get<1>(std::forward<decltype(item)>(item)));
+      handles[at] = Handle(slot, generations_[slot], tag_);
+    };
     try {
-      i = 0;
-      for (auto&& item : items) {
-        const std::uint32_t slot = static_cast<std::uint32_t>(slots[i]);
-        std::uint32_t layers = ~0u;
-        if constexpr (with_layers) layers = static_cast<std::uint32_t>(std::get<2>(item));
-        entries[slot] = {std::get<0>(item), slot, layers};
-        records_[slot].value.emplace(std::get<1>(std::forward<decltype(item)>(item)));
-        handles[i++] = Handle(slot, generations_[slot], tag_);
+      if constexpr (in_slot_order) {
+        const auto first = std::ranges::begin(items);
+        for (std::uint32_t slot = 0; slot < n; ++slot) {
+          const std::size_t at = keys[slot] & 0xffffffffu;
+          // Items in memory, and the handles, are fetched a few slots ahead: their order is the callers'.
+          constexpr std::uint32_t kAhead = 16;
+          if (slot + kAhead < n) {
+            const std::uint32_t ahead = detail::opaque(static_cast<std::uint32_t>(keys[slot + kAhead]));
+            if constexpr (std::ranges::contiguous_range<R>) detail::prefetch(std::ranges::data(items) + ahead);
+            detail::prefetch(handles.data() + ahead);
+          }
+          place_item(first[static_cast<std::ranges::range_difference_t<R>>(at)], at, slot);
+        }
+      } else {
+        i = 0;
+        for (auto&& item : items) {
+          place_item(std::forward<decltype(item)>(item), i, static_cast<std::uint32_t>(slots[i]));
+          ++i;
+        }
       }
     } catch (...) {
       clear();

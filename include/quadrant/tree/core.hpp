@@ -410,9 +410,10 @@ class TreeCore {
 
   // ---- bulk build ----
 
-  // One node still to build and its entries, arena[lo, hi).
+  // One node still to build and its entries, [lo, hi) of the arena, or of the second buffer when `other`.
   struct BuildJob {
     std::uint32_t node, lo, hi;
+    bool other;
   };
 
   template <class P>
@@ -420,39 +421,63 @@ class TreeCore {
     const std::size_t threshold = static_cast<std::size_t>(config_.split_threshold);
     ScratchLease<BuildJob> job_lease;
     ScratchLease<std::uint32_t> mask_lease;
+    ScratchLease<entry_type> other_lease;
     std::vector<BuildJob>& jobs = job_lease.get();
     std::vector<std::uint32_t>& masks = mask_lease.get();
-    jobs.push_back({0, 0, static_cast<std::uint32_t>(arena.size())});
+    // One-node placements: an entry goes to one child at most, so the children's entries fit in their parent's
+    // range and a split sorts them into the same range of the other buffer (each entry copied once a level).
+    // Leaves may copy an entry to several children: they are sorted past the end of the arena and moved down
+    // over their parent's range, whose entries are all placed by then.
+    std::vector<entry_type>& other = other_lease.get();
+    if constexpr (!P::kEveryLeaf) other.resize(arena.size());
+    jobs.push_back({0, 0, static_cast<std::uint32_t>(arena.size()), false});
     store_.reserve_entries(arena.size());
-    // Invariant: the job on top of the stack owns the end of the arena (arena.size() == hi), so a finished job
-    // gives its space back by truncating, and the children of a split take the place of their parent's range.
+    // Leaves' invariant: the job on top of the stack owns the end of the arena (arena.size() == hi), so a finished
+    // job gives its space back by truncating, and the children of a split take the place of their parent's range.
     while (!jobs.empty()) {
       const BuildJob job = jobs.back();
       jobs.pop_back();
       const std::uint32_t n = job.node, size = job.hi - job.lo;
-      const std::span<const entry_type> here(arena.data() + job.lo, size);
+      entry_type* const from = (job.other ? other : arena).data() + job.lo;
+      const std::span<const entry_type> here(from, size);
       const bool split_now = threshold != 0 && size > threshold && can_split(store_.cell(n), store_.depth(n)) &&
                              split_helps(p, n, here);
       if (!split_now) {
         store_.start_range_here(n);
         list_here(n, here);
-        arena.resize(job.lo);
+        if constexpr (P::kEveryLeaf) arena.resize(job.lo);
         continue;
       }
       const box_type bounds = store_.bounds(n);
-      box_type cells[fanout];
-      for (std::uint32_t k = 0; k < fanout; ++k) cells[k] = child_cell(store_.cell(n), k);
+      box_type cells[fanout], child_bounds[fanout];
+      for (std::uint32_t k = 0; k < fanout; ++k) {
+        cells[k] = child_cell(store_.cell(n), k);
+        child_bounds[k] = P::child_bounds(cells[k], bounds, config_.world);
+      }
       const std::uint32_t first = store_.split(
-          n, [&](std::uint32_t k) { return cells[k]; },
-          [&](std::uint32_t, const box_type& c) { return P::child_bounds(c, bounds, config_.world); },
+          n, [&](std::uint32_t k) { return cells[k]; }, [&](std::uint32_t k, const box_type&) { return child_bounds[k]; },
           [](const entry_type&) { return 0u; });
-      // Count sort by child, after the parent's range; entries staying in n are listed there at once. An entry
-      // bound for several children (Leaves) is copied to each.
+      // Count sort by child; entries staying in n are listed there at once.
       std::uint32_t counts[fanout] = {};
       masks.resize(size);
       std::uint32_t stay_layers = 0, stayed = 0;
+      // Whether the entries going down come child by child (child 0's first): entries in Morton order of their
+      // centres nearly always do, and then each child's are one run of the range already.
+      bool in_child_order = !P::kEveryLeaf;
+      std::uint32_t last_child = 0;
       for (std::uint32_t i = 0; i < size; ++i) {
-        const std::uint32_t mask = child_mask(p, n, cells, arena[job.lo + i].box);
+        std::uint32_t mask;
+        if constexpr (P::kEveryLeaf) {
+          mask = child_mask(p, n, cells, from[i].box);
+        } else {
+          // route(), with the children's cells and bounds at hand rather than read back from the store.
+          const vec_type key = P::key_point(from[i].box);
+          const std::uint32_t k = child_index(cells[0], key);
+          const bool down = (n != 0 || overlaps(config_.world, key)) && P::fits(cells[k], child_bounds[k], from[i].box);
+          mask = down ? 1u << k : 0u;
+          in_child_order &= !down || k >= last_child;
+          last_child = down ? k : last_child;
+        }
         masks[i] = mask;
         stayed += mask == 0;
         for (std::uint32_t m = mask; m != 0; m &= m - 1) ++counts[std::countr_zero(m)];
@@ -462,32 +487,54 @@ class TreeCore {
         store_.make_room(n, stayed);
         for (std::uint32_t i = 0; i < size; ++i) {
           if (masks[i] != 0) continue;
-          store_.add_entry(n, arena[job.lo + i]);
-          stay_layers |= arena[job.lo + i].layers;
+          store_.add_entry(n, from[i]);
+          stay_layers |= from[i].layers;
         }
-      }
-      // Child 0's range goes last, on top, so that it is built first: ranges come out in pre-order.
-      std::size_t at[fanout], total = 0;
-      for (std::uint32_t k = fanout; k-- > 0;) {
-        at[k] = job.hi + total;
-        total += counts[k];
-      }
-      arena.resize(job.hi + total);
-      for (std::uint32_t i = 0; i < size; ++i)
-        for (std::uint32_t m = masks[i]; m != 0; m &= m - 1) arena[at[std::countr_zero(m)]++] = arena[job.lo + i];
-      // The children's entries move down over the parent's, which are all placed now.
-      std::copy(arena.begin() + job.hi, arena.end(), arena.begin() + job.lo);
-      arena.resize(job.lo + total);
-      if (stayed != 0) {
         store_.add_count(n, stayed);
         store_.add_layers(n, stay_layers);
       }
-      // Child k's range ends where child k - 1's begins; child 0, highest in the arena, is pushed last.
-      std::uint32_t lo = job.lo;
-      for (std::uint32_t k = fanout; k-- > 0;) {
-        if (counts[k] != 0) jobs.push_back({first + k, lo, lo + counts[k]});
-        lo += counts[k];
+      std::uint32_t at[fanout], lo[fanout], total = 0;
+      bool to_other = !P::kEveryLeaf && !job.other;  // where the children's entries will be
+      if (in_child_order) {
+        // Child k's range follows child k - 1's where they are: only the entries after the first one that stayed
+        // move, each a few places down.
+        for (std::uint32_t k = 0; k < fanout; ++k) {
+          lo[k] = job.lo + total;
+          total += counts[k];
+        }
+        to_other = job.other;
+        if (stayed != 0) {
+          std::uint32_t kept = 0;
+          for (std::uint32_t i = 0; i < size; ++i) {
+            from[kept] = from[i];
+            kept += masks[i] != 0;
+          }
+        }
+      } else {
+        // Child k's range ends where child k - 1's begins: child 0's, highest, is built first (pushed last below),
+        // so under Leaves the job on top of the stack always owns the end of the arena.
+        for (std::uint32_t k = fanout; k-- > 0;) {
+          lo[k] = at[k] = job.lo + total;
+          total += counts[k];
+        }
       }
+      if (in_child_order) {
+        // Sorted in place above.
+      } else if constexpr (P::kEveryLeaf) {
+        arena.resize(job.hi + total);
+        entry_type* const to = arena.data() + job.hi - job.lo;  // `from` may have moved: index the arena again
+        for (std::uint32_t i = 0; i < size; ++i)
+          for (std::uint32_t m = masks[i]; m != 0; m &= m - 1) to[at[std::countr_zero(m)]++] = arena[job.lo + i];
+        std::copy(arena.begin() + job.hi, arena.end(), arena.begin() + job.lo);
+        arena.resize(job.lo + total);
+      } else {
+        entry_type* const to = (job.other ? arena : other).data();
+        for (std::uint32_t i = 0; i < size; ++i)
+          if (masks[i] != 0) to[at[std::countr_zero(masks[i])]++] = from[i];
+      }
+      // Child 0 is pushed last, so that it is built first: ranges come out in pre-order.
+      for (std::uint32_t k = fanout; k-- > 0;)
+        if (counts[k] != 0) jobs.push_back({first + k, lo[k], lo[k] + counts[k], to_other});
     }
     // Every node was listed in pre-order from an empty array: each subtree's entries are one run.
     store_.mark_packed();
