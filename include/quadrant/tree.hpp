@@ -401,8 +401,10 @@ class Tree {
 
     std::size_t relocated = 0;
     if (threads == 1) {
-      each_moving(handles, 0, n, [&](std::size_t i, std::uint32_t id) {
-        relocated += core_.move({boxes[i], id, core_.store().object_layers(id)});
+      detail::with_placement(config().placement, [&](auto p) {
+        each_moving(handles, 0, n, [&](std::size_t i, std::uint32_t id) {
+          relocated += core_.move(p, {boxes[i], id, core_.store().object_layers(id)});
+        });
       });
       return relocated;
     }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../config.hpp"
+#include "../detail/inline.hpp"
 #include "../detail/scratch.hpp"
 #include "../geometry/box.hpp"
 #include "node_store.hpp"
@@ -97,21 +98,24 @@ class TreeCore {
   // Gives object e.id the box e.box. Returns false when it stays in the same node(s) (its entries are updated in
   // place), true when it was relocated.
   bool move(const entry_type& e) {
-    return with_placement(config_.placement, [&](auto p) {
-      if (stays_put(p, e.id, e.box)) {
-        store_.set_object_box(e.id, e.box);
-        return false;
-      }
-      // One-node placements: the walk from the root to the new node passes through the lowest ancestor of the old
-      // node that owns the new box's key point and fits it, so it starts there (a small move climbs a level or two
-      // instead of descending the whole tree).
-      std::uint32_t from = 0;
-      if constexpr (!decltype(p)::kEveryLeaf) from = lowest_holder(p, store_.ref_node(store_.first_ref(e.id)), e.box);
-      unplace(e.id);
-      place(p, e, from);
-      merge_touched();
-      return true;
-    });
+    return with_placement(config_.placement, [&](auto p) { return move(p, e); });
+  }
+  // move(e) under placement P (a batch dispatches on the placement once).
+  template <class P>
+  bool move(P p, const entry_type& e) {
+    if (stays_put(p, e.id, e.box)) {
+      store_.set_object_box(e.id, e.box);
+      return false;
+    }
+    // One-node placements: the walk from the root to the new node passes through the lowest ancestor of the old
+    // node that owns the new box's key point and fits it, so it starts there (a small move climbs a level or two
+    // instead of descending the whole tree).
+    std::uint32_t from = 0;
+    if constexpr (!P::kEveryLeaf) from = lowest_holder(p, store_.ref_node(store_.first_ref(e.id)), e.box);
+    unplace(e.id);
+    place(p, e, from);
+    merge_touched();
+    return true;
   }
 
   // move_in_place's answer when the object has its new box and nothing else needs to change (no node reaches
@@ -196,7 +200,7 @@ class TreeCore {
 
   // True when an object with box b belongs exactly in node n as the tree stands (one-node placements).
   template <class P>
-  bool belongs(P p, std::uint32_t n, const box_type& b) const noexcept {
+  QUADRANT_INLINE bool belongs(P p, std::uint32_t n, const box_type& b) const noexcept {
     if (n != 0 && !(owns(store_.cell(n), P::key_point(b), config_.world) && P::fits(store_.cell(n), store_.bounds(n), b)))
       return false;
     return store_.is_leaf(n) || route(p, n, b) == kNone;
@@ -207,7 +211,7 @@ class TreeCore {
 
   // The child of n (which has children) that the object belongs to, or kNone if it stays in n.
   template <class P>
-  std::uint32_t route(P, std::uint32_t n, const box_type& b) const noexcept {
+  QUADRANT_INLINE std::uint32_t route(P, std::uint32_t n, const box_type& b) const noexcept {
     const vec_type key = P::key_point(b);
     if (n == 0 && !overlaps(config_.world, key)) return kNone;
     const std::uint32_t c = child_owning(n, key);

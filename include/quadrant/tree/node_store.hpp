@@ -31,6 +31,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "../detail/inline.hpp"
 #include "../detail/prefetch.hpp"
 #include "../geometry/box.hpp"
 #include "entry.hpp"
@@ -119,18 +120,18 @@ class NodeStore {
   }
 
   // An object's references: for (r = first_ref(id); r != kNone; r = next_ref(r)) visits every node listing it.
-  std::uint32_t first_ref(std::uint32_t id) const noexcept {
+  QUADRANT_INLINE std::uint32_t first_ref(std::uint32_t id) const noexcept {
     if (several_) return id < heads_.size() ? heads_[id] : kNone;
     return id < locs_.size() && locs_[id].node != kNone ? id : kNone;
   }
   std::uint32_t next_ref(std::uint32_t r) const noexcept { return several_ ? links_[r].next : kNone; }
   std::uint32_t prev_ref(std::uint32_t r) const noexcept { return several_ ? links_[r].prev : kNone; }
-  std::uint32_t ref_node(std::uint32_t r) const noexcept { return locs_[r].node; }
+  QUADRANT_INLINE std::uint32_t ref_node(std::uint32_t r) const noexcept { return locs_[r].node; }
   std::uint32_t ref_slot(std::uint32_t r) const noexcept { return locs_[r].slot; }
   std::size_t ref_slots() const noexcept { return locs_.size(); }
   // The box and layers of a stored object, from its first entry (every entry of an object holds both).
   const box_type& object_box(std::uint32_t id) const noexcept { return entry_at(first_ref(id)).box; }
-  std::uint32_t object_layers(std::uint32_t id) const noexcept { return entry_at(first_ref(id)).layers; }
+  QUADRANT_INLINE std::uint32_t object_layers(std::uint32_t id) const noexcept { return entry_at(first_ref(id)).layers; }
 
   // The node that follows n's subtree in pre-order, staying inside `bound`'s subtree; kNone at the end.
   std::uint32_t next_after_subtree(std::uint32_t n, std::uint32_t bound) const noexcept {
@@ -315,7 +316,7 @@ class NodeStore {
   }
 
   // Gives every entry of object `id` the box `box` (the object stays in the same nodes).
-  void set_object_box(std::uint32_t id, const box_type& box) noexcept {
+  QUADRANT_INLINE void set_object_box(std::uint32_t id, const box_type& box) noexcept {
     for (std::uint32_t r = first_ref(id); r != kNone; r = next_ref(r)) {
       entry_at(r).box = box;
       grow_fit(locs_[r].node, box);
@@ -541,8 +542,8 @@ class NodeStore {
     }
   }
 
-  entry_type& entry_at(std::uint32_t r) noexcept { return entries_[nodes_[locs_[r].node].first + locs_[r].slot]; }
-  const entry_type& entry_at(std::uint32_t r) const noexcept {
+  QUADRANT_INLINE entry_type& entry_at(std::uint32_t r) noexcept { return entries_[nodes_[locs_[r].node].first + locs_[r].slot]; }
+  QUADRANT_INLINE const entry_type& entry_at(std::uint32_t r) const noexcept {
     return entries_[nodes_[locs_[r].node].first + locs_[r].slot];
   }
 

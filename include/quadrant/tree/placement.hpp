@@ -13,6 +13,7 @@
 #include <limits>
 #include <numeric>
 
+#include "../detail/inline.hpp"
 #include "../config.hpp"
 #include "../geometry/box.hpp"
 
@@ -23,7 +24,7 @@ namespace quadrant::detail {
 // Half-open ownership: a point on a shared cell face belongs to the upper cell, except on `outer`'s upper faces,
 // which close it. Every point of `outer` is owned by exactly one cell of any partition of it.
 template <int D, class S>
-bool owns(const Box<D, S>& cell, const Vec<D, S>& p, const Box<D, S>& outer) noexcept {
+QUADRANT_INLINE bool owns(const Box<D, S>& cell, const Vec<D, S>& p, const Box<D, S>& outer) noexcept {
   for (int i = 0; i < D; ++i) {
     if (p[i] < cell.min[i] || p[i] > cell.max[i]) return false;
     if (p[i] == cell.max[i] && cell.max[i] != outer.max[i]) return false;
@@ -47,7 +48,7 @@ Box<D, S> child_cell(const Box<D, S>& cell, std::uint32_t k) noexcept {
 // Which child of a cell owns p: bit i is set when p is at or beyond the split on axis i. `lower` is child 0's
 // cell, whose max corner is the split point.
 template <int D, class S>
-std::uint32_t child_index(const Box<D, S>& lower, const Vec<D, S>& p) noexcept {
+QUADRANT_INLINE std::uint32_t child_index(const Box<D, S>& lower, const Vec<D, S>& p) noexcept {
   std::uint32_t k = 0;
   for (int i = 0; i < D; ++i)
     if (p[i] >= lower.max[i]) k |= 1u << i;
