@@ -200,24 +200,26 @@ class ListArena {
     sp.cap = cap;
     if (dead_ > items_.size() / 2) repack();
   }
-  // Copies every list, in slot order, into the spare array with a quarter of room to grow; swaps the arrays.
+  // Copies every list, in slot order, into a new array with a quarter of room to grow, which replaces the old one.
+  // The old array is freed rather than kept for the next repack: it is as large as every list together, and a
+  // repack comes only every few dozen ticks.
   void repack() {
     std::size_t total = 0;
     for (const Span& sp : spans_) total += sp.size + sp.size / 4 + 2;
     if (total > 0xffffffffu) throw std::length_error("quadrant: aoi: candidate lists exceed 2^32 entries");
-    spare_.resize(total);
+    std::vector<std::uint32_t> packed(total);
     std::uint32_t at = 0;
     for (Span& sp : spans_) {
-      std::copy(items_.begin() + sp.begin, items_.begin() + sp.begin + sp.size, spare_.begin() + at);
+      std::copy(items_.begin() + sp.begin, items_.begin() + sp.begin + sp.size, packed.begin() + at);
       sp.begin = at;
       sp.cap = sp.size + sp.size / 4 + 2;
       at += sp.cap;
     }
-    items_.swap(spare_);
+    items_.swap(packed);
     dead_ = 0;
   }
 
-  std::vector<std::uint32_t> items_, spare_;
+  std::vector<std::uint32_t> items_;
   std::vector<Span> spans_, scratch_spans_;
   std::size_t dead_ = 0;
 };

@@ -100,16 +100,16 @@ void AoiWorld<S>::update_ranks() {
 }
 
 // Puts the tick's events in (watcher id, target id) order when the watchers were evaluated in slot order: a
-// counting sort by the watcher's rank (stable: each watcher's events are already in target order). O(N + events).
+// counting sort by the watcher's rank (stable: each watcher's events are already in target order), into
+// event_order_, the events' indices in that order (4 bytes an event rather than a sorted copy of 24). O(N + events).
 template <class S>
 void AoiWorld<S>::order_events() {
   const std::size_t n = order_.size();
   counts_.assign(n + 1, 0);
   for (std::uint32_t r : event_ranks_) ++counts_[r + 1];
   for (std::size_t i = 0; i < n; ++i) counts_[i + 1] += counts_[i];
-  sorted_events_.resize(events_.size());
-  for (std::size_t i = 0; i < events_.size(); ++i) sorted_events_[counts_[event_ranks_[i]]++] = events_[i];
-  events_.swap(sorted_events_);
+  event_order_.resize(events_.size());
+  for (std::size_t i = 0; i < events_.size(); ++i) event_order_[counts_[event_ranks_[i]]++] = static_cast<std::uint32_t>(i);
 }
 
 }  // namespace quadrant

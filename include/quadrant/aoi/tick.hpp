@@ -23,6 +23,7 @@ template <class S>
 void AoiWorld<S>::run_tick() {
   using namespace detail::aoi;
   events_.clear();
+  event_order_.clear();
   left_.clear();
   dirty_.clear();
   added_.clear();

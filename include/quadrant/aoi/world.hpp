@@ -178,9 +178,9 @@ class AoiWorld {
       ~Reset() { flag = false; }
     } reset{in_tick_};
     run_tick();
-    // By index: callbacks may grow other buffers, never events_ (a nested tick is refused).
+    // By index: callbacks may grow other buffers, never events_ or event_order_ (a nested tick is refused).
     for (std::size_t i = 0; i < events_.size(); ++i) {
-      const AoiEvent e = events_[i];
+      const AoiEvent e = events_[event_order_.empty() ? i : event_order_[i]];
       on_event(e);
     }
   }
@@ -449,8 +449,10 @@ class AoiWorld {
   };
   std::vector<Left> left_;
   std::uint32_t drop_mark_ = 0;  // the last Hot::drop_mark handed out by evaluate()
-  std::vector<AoiEvent> events_, sorted_events_;
-  std::vector<std::uint32_t> event_ranks_, rank_, counts_, new_of_;  // event order and renumbering scratch
+  std::vector<AoiEvent> events_;
+  // Event order and renumbering scratch. event_order_: the events' indices in id order when they were made in slot
+  // order (see order_events), else empty (they were made in id order).
+  std::vector<std::uint32_t> event_ranks_, event_order_, rank_, counts_, new_of_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> keys_;
   std::vector<double> reaches_;
   std::vector<Hot> tmp_hot_;
