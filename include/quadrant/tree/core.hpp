@@ -429,11 +429,11 @@ class TreeCore {
     std::vector<BuildJob>& jobs = job_lease.get();
     std::vector<std::uint32_t>& masks = mask_lease.get();
     // One-node placements: an entry goes to one child at most, so the children's entries fit in their parent's
-    // range and a split sorts them into the same range of the other buffer (each entry copied once a level).
-    // Leaves may copy an entry to several children: they are sorted past the end of the arena and moved down
-    // over their parent's range, whose entries are all placed by then.
+    // range. A split nearly always finds them child by child already and only closes the gaps its staying entries
+    // leave; otherwise it sorts them into the same range of a second buffer, made on first need. Leaves may copy
+    // an entry to several children: they are sorted past the end of the arena and moved down over their parent's
+    // range, whose entries are all placed by then.
     std::vector<entry_type>& other = other_lease.get();
-    if constexpr (!P::kEveryLeaf) other.resize(arena.size());
     jobs.push_back({0, 0, static_cast<std::uint32_t>(arena.size()), false});
     store_.reserve_entries(arena.size());
     // Leaves' invariant: the job on top of the stack owns the end of the arena (arena.size() == hi), so a finished
@@ -532,6 +532,7 @@ class TreeCore {
         std::copy(arena.begin() + job.hi, arena.end(), arena.begin() + job.lo);
         arena.resize(job.lo + total);
       } else {
+        if (other.size() < arena.size()) other.resize(arena.size());  // `from` is in the arena then
         entry_type* const to = (job.other ? arena : other).data();
         for (std::uint32_t i = 0; i < size; ++i)
           if (masks[i] != 0) to[at[std::countr_zero(masks[i])]++] = from[i];
