@@ -920,11 +920,7 @@ class Tree {
         failed = true;
       }
     };
-    std::vector<std::thread> workers;
-    workers.reserve(threads - 1);
-    for (unsigned w = 1; w < threads; ++w) workers.emplace_back(work, w);
-    work(0);
-    for (std::thread& t : workers) t.join();
+    on_threads(threads, work);
     if (error) std::rethrow_exception(error);
     PairStats total;
     for (const PairStats& st : stats) {
