@@ -622,21 +622,23 @@ class Tree {
     const W limit = W(max_distance) * W(max_distance);
     // Always a key: KBestResults' bound (never above limit) turns away whatever is beyond max_distance.
     auto key = [&](const box_type& b) { return std::optional<W>(detail::squared_distance(point, b)); };
-    // The answers' handles are rebuilt from their generations: start loading an answer's generation as it is
-    // found, so the cache miss overlaps the rest of the walk instead of following it.
+    // The answers' handles are rebuilt from their generations, and a caller's next step is nearly always the
+    // answer's value: start loading both as an answer is found, so the cache misses overlap the rest of the walk
+    // instead of following it.
     struct Results : detail::KBestResults<W> {
       using detail::KBestResults<W>::KBestResults;
       const std::uint32_t* generations;
+      const Record* records;
       void offer(const stored_entry& e, W d) {
-#if defined(__GNUC__) || defined(__clang__)
         detail::prefetch(generations + e.id);
-#endif
+        detail::prefetch(records + e.id);
         detail::KBestResults<W>::offer(e, d);
       }
     };
     detail::ScratchLease<typename Results::Found> found_lease;
     Results results(found_lease.get(), k, limit);
     results.generations = generations_.data();
+    results.records = records_.data();
     const auto& store = core_.store();
     QueryStats st;
     detail::with_placement(core_.config().placement, [&](auto p) {

@@ -107,7 +107,12 @@ void best_first(P, const NodeStore<D, S>& store, std::uint32_t layers, NodeKey&&
     }
     for (const std::uint32_t c : store.children(top.node)) {
       if (!store.reaches(c, layers)) continue;
-      if (const std::optional<K> k = node_key(c); k && !(*k > results.bound())) push({*k, c, kNone, c});
+      if (const std::optional<K> k = node_key(c); k && !(*k > results.bound())) {
+        // Its record is at hand (reaches read it): start loading the entries it lists, so the miss overlaps the
+        // rest of this node's children and the heap's work instead of following the pop.
+        store.prefetch_entries(c);
+        push({*k, c, kNone, c});
+      }
     }
   }
 }

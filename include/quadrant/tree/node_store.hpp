@@ -288,6 +288,15 @@ class NodeStore {
     }
   }
 
+  // Asks for the first two cache lines of the entries node n lists (a hint; nothing is read when it lists none).
+  void prefetch_entries(std::uint32_t n) const noexcept {
+    const Node& node = nodes_[n];
+    if (node.size == 0) return;
+    const entry_type* first = entries_.data() + node.first;
+    prefetch(first);
+    if (node.size * sizeof(entry_type) > 64) prefetch(reinterpret_cast<const char*>(first) + 64);
+  }
+
   // Software prefetch for a batch of updates, one stage per call, each stage reading what the one before fetched
   // (the references chain (heads_ ->) locs_ -> nodes_ -> entries_): stage 0 the object's first reference, 1 the
   // reference, 2 its node and cell (and bounds when `Bounds`), 3 its entry. Only hints: a stale address is
