@@ -219,6 +219,13 @@ class ListArena {
     dead_ = 0;
   }
 
+ public:
+  // Heap bytes held, capacity included.
+  std::size_t bytes() const noexcept {
+    return items_.capacity() * sizeof(std::uint32_t) + (spans_.capacity() + scratch_spans_.capacity()) * sizeof(Span);
+  }
+
+ private:
   std::vector<std::uint32_t> items_;
   std::vector<Span> spans_, scratch_spans_;
   std::size_t dead_ = 0;

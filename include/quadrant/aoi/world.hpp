@@ -168,15 +168,20 @@ class AoiWorld {
   /// new relation (for_each_* report it); mutations made from a callback are recorded for the next tick. If a
   /// callback throws, the tick is still complete; the remaining events are not reported. Cost: the watchers near
   /// something that moved or changed, times their candidates, plus O(events log events per watcher); allocates
-  /// nothing once warm. Throws std::logic_error when called from inside one of its own callbacks.
+  /// nothing once warm, except after a burst: a tick of more than 8 events an entity gives its event buffers back
+  /// once they are delivered, and the next such tick makes them again. Throws std::logic_error when called from
+  /// inside one of its own callbacks.
   template <class Fn>
   void tick(Fn&& on_event) {
     if (in_tick_) throw std::logic_error("quadrant: aoi: tick called from inside a tick callback");
     in_tick_ = true;
-    struct Reset {
-      bool& flag;
-      ~Reset() { flag = false; }
-    } reset{in_tick_};
+    struct Finish {
+      AoiWorld& world;
+      ~Finish() {
+        world.in_tick_ = false;
+        world.release_burst();
+      }
+    } finish{*this};
     run_tick();
     // By index: callbacks may grow other buffers, never events_ or event_order_ (a nested tick is refused).
     for (std::size_t i = 0; i < events_.size(); ++i) {
@@ -250,6 +255,21 @@ class AoiWorld {
   }
   /// Pairs (W sees T) as of the last tick. O(1).
   std::size_t pair_count() const noexcept { return pair_count_; }
+  /// Heap bytes the world holds, spare capacity included: its two trees, candidate lists, records and buffers
+  /// (the id map's nodes estimated at their key, value and two pointers each). O(N + nodes of the trees).
+  std::size_t bytes() const {
+    auto cap = [](const auto& v) { return v.capacity() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
+    std::size_t b = bodies_.stats().bytes + ranges_.stats().bytes + cand_.bytes() + cap(rcand_) + cap(tmp_lists_);
+    for (const auto& v : rcand_) b += cap(v);
+    for (const auto& v : tmp_lists_) b += cap(v);
+    b += slot_of_.bucket_count() * sizeof(void*) +
+         slot_of_.size() * (sizeof(std::pair<const std::uint64_t, std::uint32_t>) + 2 * sizeof(void*));
+    b += cap(hot_) + cap(cold_) + cap(ids_) + cap(anchors_) + cap(free_) + cap(pending_) + cap(order_) + cap(merge_) +
+         cap(added_) + cap(dying_) + cap(dirty_) + cap(scratch_) + cap(old_watchers_) + cap(left_) + cap(events_) +
+         cap(event_ranks_) + cap(event_order_) + cap(rank_) + cap(counts_) + cap(new_of_) + cap(keys_) +
+         cap(reaches_) + cap(tmp_hot_) + cap(tmp_cold_) + cap(tmp_ids_) + cap(tmp_anchors_) + cap(radii_);
+    return b;
+  }
   /// Checks the internal invariants (exact candidate lists, reverse lists, counts, trees) by brute force; throws
   /// std::logic_error naming the first broken one. O(N^2): for tests and debugging. Call it between ticks.
   void validate() const;
@@ -427,6 +447,17 @@ class AoiWorld {
   AoiSettings<S> settings_;
   double skin_;
   TreeType bodies_;  // every live entity with layers != 0: its body box around the anchor, grown by skin / 2
+  // Gives back the event buffers after a burst (the first tick's enter events, a wave of teleports) has been
+  // delivered: when they have room for more than 8 events an entity. A steady world makes a few an entity a tick
+  // and keeps its buffers; std::vector alone would keep a burst's size for good (3.2 KB an entity after the first
+  // tick of 10k entities in the bench, half of the world's memory). Frees only, so it cannot throw.
+  void release_burst() noexcept {
+    if (events_.capacity() <= 8 * live_count_ + 1024) return;
+    std::vector<AoiEvent>().swap(events_);
+    std::vector<std::uint32_t>().swap(event_ranks_);
+    std::vector<std::uint32_t>().swap(event_order_);
+  }
+
   TreeType ranges_;  // every live watcher: the box of half-side reach around its anchor
   std::unordered_map<std::uint64_t, std::uint32_t> slot_of_;
   std::vector<Hot> hot_;
