@@ -22,6 +22,8 @@
 #include <quadrant/quadrant.hpp>
 #include <quadrant_support/generated.hpp>
 
+#include "support/placements.hpp"
+
 namespace {
 
 using quadrant::Box;
@@ -31,7 +33,7 @@ using quadrant::Placement;
 using quadrant::Tree;
 using quadrant::Vec;
 
-constexpr Placement kPlacements[] = {Placement::Loose, Placement::Parent, Placement::Leaves};
+using quadrant_test::kPlacements;
 
 template <int D, class S>
 bool touches(const Box<D, S>& a, const Box<D, S>& b) {

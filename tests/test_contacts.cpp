@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "counting_new.hpp"
+#include "support/placements.hpp"
 
 namespace {
 
@@ -26,7 +27,7 @@ using quadrant::Handle;
 using quadrant::Placement;
 using quadrant::Tree;
 
-constexpr Placement kPlacements[] = {Placement::Loose, Placement::Parent, Placement::Leaves};
+using quadrant_test::kPlacements;
 
 // A pair as the oracle keeps it: (lower index, its generation, higher index, its generation).
 using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>;

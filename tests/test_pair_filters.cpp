@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/placements.hpp"
+
 #include <algorithm>
 #include <random>
 #include <set>
@@ -26,15 +28,8 @@ using quadrant::LayerMatrix;
 using quadrant::Placement;
 using quadrant::Tree;
 
-constexpr Placement kPlacements[] = {Placement::Loose, Placement::Parent, Placement::Leaves};
-
-// A 100 x 100 world under placement p, default otherwise.
-Config<2, float> square(Placement p) {
-  Config<2, float> c;
-  c.world = {{0, 0}, {100, 100}};
-  c.placement = p;
-  return c;
-}
+using quadrant_test::kPlacements;
+using quadrant_test::square;
 
 // The oracle's matrix: a plain table, filled alongside the LayerMatrix under test.
 struct Table {

@@ -23,12 +23,13 @@
 #include <vector>
 
 #include "counting_new.hpp"
+#include "support/placements.hpp"
 
 namespace {
 
 using namespace quadrant;
 
-const Placement kPlacements[] = {Placement::Loose, Placement::Parent, Placement::Leaves};
+using quadrant_test::kPlacements;
 
 Config<2, float> config2(Placement placement, int threshold = 8, int depth = 8) {
   Config<2, float> c;

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/placements.hpp"
+
 #include <algorithm>
 #include <functional>
 #include <random>
@@ -28,15 +30,8 @@ using quadrant::Handle;
 using quadrant::Placement;
 using quadrant::Tree;
 
-constexpr Placement kPlacements[] = {Placement::Loose, Placement::Parent, Placement::Leaves};
-
-// A 100 x 100 world under placement p, default otherwise.
-Config<2, float> square(Placement p) {
-  Config<2, float> c;
-  c.world = {{0, 0}, {100, 100}};
-  c.placement = p;
-  return c;
-}
+using quadrant_test::kPlacements;
+using quadrant_test::square;
 
 // The one callback type of the tests below but two (which try the other forms a callback may take).
 using Pair = std::function<bool(Handle, const int&, Handle, const int&)>;

@@ -17,6 +17,8 @@
 #include <tuple>
 #include <vector>
 
+#include "support/placements.hpp"
+
 namespace {
 
 using quadrant::Box;
@@ -26,7 +28,7 @@ using quadrant::Placement;
 using quadrant::QuadTree;
 using Box2 = Box<2, float>;
 
-constexpr Placement kPlacements[] = {Placement::Loose, Placement::Parent, Placement::Leaves};
+using quadrant_test::kPlacements;
 
 Config<2, float> config(Placement p) {
   Config<2, float> c;
