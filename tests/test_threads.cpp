@@ -71,7 +71,8 @@ std::vector<std::uint64_t> read_everything(const Tree<2, int, float>& tree, cons
   std::uint64_t objects = 0;
   for (Handle hd : handles) {
     objects = fold(objects, tree.contains(hd) ? std::uint64_t(tree.value(hd)) : 7u);
-    objects = fold(objects, std::uint64_t(tree.bounds(hd).min.x * 16) + tree.layers(hd));
+    // Through int64: the coordinate may be negative, and a negative float converted to unsigned is undefined.
+    objects = fold(objects, std::uint64_t(std::int64_t(tree.bounds(hd).min.x * 16)) + tree.layers(hd));
   }
   out.push_back(objects);
   return out;

@@ -46,13 +46,22 @@ extern "C" {
 #define QUADRANT_C_API
 #endif
 
+/* In C++ the enums below have int as their fixed underlying type, as C's enums are ints: a value outside the listed
+   ones that a C caller passes is then an int like any other, which the library refuses, rather than an enum value
+   C++ leaves undefined. */
+#ifdef __cplusplus
+#define QUADRANT_C_ENUM(name) enum name : int
+#else
+#define QUADRANT_C_ENUM(name) enum name
+#endif
+
 /** The version of this header; quadrant_version() gives the library's. */
 #define QUADRANT_C_VERSION_MAJOR 0
 #define QUADRANT_C_VERSION_MINOR 2
 #define QUADRANT_C_VERSION_PATCH 0
 
 /** What a call did. */
-typedef enum quadrant_status {
+typedef QUADRANT_C_ENUM(quadrant_status) {
   QUADRANT_OK = 0,               /**< done */
   QUADRANT_INVALID_ARGUMENT = 1, /**< bad input (a NaN, a stale handle, a bad config...): nothing changed */
   QUADRANT_LOGIC_ERROR = 2,      /**< misuse, such as mutating a tree from inside its own callback: nothing changed */
@@ -61,10 +70,14 @@ typedef enum quadrant_status {
 } quadrant_status;
 
 /** The scalar type a tree stores its coordinates in. */
-typedef enum quadrant_scalar { QUADRANT_FLOAT = 0, QUADRANT_DOUBLE = 1 } quadrant_scalar;
+typedef QUADRANT_C_ENUM(quadrant_scalar) { QUADRANT_FLOAT = 0, QUADRANT_DOUBLE = 1 } quadrant_scalar;
 
 /** Where a tree keeps its objects (see docs/placements.md). */
-typedef enum quadrant_placement { QUADRANT_LOOSE = 0, QUADRANT_PARENT = 1, QUADRANT_LEAVES = 2 } quadrant_placement;
+typedef QUADRANT_C_ENUM(quadrant_placement) {
+  QUADRANT_LOOSE = 0,
+  QUADRANT_PARENT = 1,
+  QUADRANT_LEAVES = 2
+} quadrant_placement;
 
 /** Names one object of one tree; 0 names nothing. */
 typedef uint64_t quadrant_handle;
@@ -100,7 +113,7 @@ typedef struct quadrant_stats {
 } quadrant_stats;
 
 /** Query shapes; which fields each reads is listed beside it. */
-typedef enum quadrant_shape_kind {
+typedef QUADRANT_C_ENUM(quadrant_shape_kind) {
   QUADRANT_SHAPE_BOX = 0,          /**< a = min, b = max */
   QUADRANT_SHAPE_POINT = 1,        /**< a */
   QUADRANT_SHAPE_BALL = 2,         /**< a circle (2D) or sphere (3D): a = centre, r0 = radius */
@@ -364,7 +377,7 @@ QUADRANT_C_API quadrant_status quadrant_tree_locate(const quadrant_tree* tree, c
 typedef struct quadrant_aoi quadrant_aoi;
 
 /** Which roles an entity plays. */
-typedef enum quadrant_aoi_mode {
+typedef QUADRANT_C_ENUM(quadrant_aoi_mode) {
   QUADRANT_AOI_WATCHER = 1, /**< sees markers, is seen by nobody */
   QUADRANT_AOI_MARKER = 2,  /**< is seen, sees nothing */
   QUADRANT_AOI_BOTH = 3     /**< sees and is seen */
@@ -382,7 +395,10 @@ typedef struct quadrant_aoi_settings {
 } quadrant_aoi_settings;
 
 /** Enter: `watcher` sees `target` since this tick; Leave: no longer. */
-typedef enum quadrant_aoi_event_kind { QUADRANT_AOI_ENTER = 0, QUADRANT_AOI_LEAVE = 1 } quadrant_aoi_event_kind;
+typedef QUADRANT_C_ENUM(quadrant_aoi_event_kind) {
+  QUADRANT_AOI_ENTER = 0,
+  QUADRANT_AOI_LEAVE = 1
+} quadrant_aoi_event_kind;
 
 /** One change of the who-sees-whom relation. */
 typedef struct quadrant_aoi_event {
@@ -446,7 +462,7 @@ QUADRANT_C_API quadrant_status quadrant_aoi_validate(const quadrant_aoi* aoi);
 typedef struct quadrant_streamer quadrant_streamer;
 
 /** Where an object stands. */
-typedef enum quadrant_stream_state {
+typedef QUADRANT_C_ENUM(quadrant_stream_state) {
   QUADRANT_STREAM_UNLOADED = 0, /**< not resident, not waiting */
   QUADRANT_STREAM_QUEUED = 1,   /**< wanted but held back by the caps (never reported) */
   QUADRANT_STREAM_LOADING = 2,  /**< issued in loads; waits for mark_loaded / mark_failed */
