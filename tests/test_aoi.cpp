@@ -815,4 +815,28 @@ TEST(Aoi, BurstBuffersAreGivenBackAfterDelivery) {
   w.validate();
 }
 
+// The slots are renumbered along the Morton curve when many entities joined (here at the second tick: 64 entities
+// since the last renumbering, all of them live) and then every 2N re-anchors. The records move in place: the world
+// keeps no second copy of them between renumberings. The first renumbering makes its scratch, 44 bytes a slot (the
+// Morton keys, 8; the new numbers, 4; the watchers' reaches, 8; a copy of each list array's table of spans, 2 x 12);
+// beyond that the tick may grow the world by less than a copy of the slots' ids and positions, 8 + 2 x 8 bytes.
+TEST(Aoi, RenumberingKeepsNoCopyOfTheRecords) {
+  AoiWorld<double> w(AoiSettings<double>{{{-100, -100}, {100, 100}}, 0.0});
+  for (std::uint64_t i = 0; i < 63; ++i) w.add(i, {-50.0 + 0.5 * static_cast<double>(i), 0.0}, 40);  // all see all
+  w.tick([](const AoiEvent&) {});
+  const std::size_t before = w.bytes();
+  w.add(63, {90, 90}, 1);  // sees no one and is seen by no one
+  std::size_t events = 0;
+  w.tick([&](const AoiEvent&) { ++events; });
+  EXPECT_EQ(events, 0u);
+  EXPECT_LT(w.bytes(), before + 64 * (44 + sizeof(std::uint64_t) + 2 * sizeof(double)));
+  w.validate();
+  // The renumbered world goes on: entity 0 walks out of everyone's view, 2 * 62 Leave events.
+  w.move(0, {-50, 80});
+  std::size_t leaves = 0;
+  w.tick([&](const AoiEvent& e) { leaves += e.kind == AoiEvent::Kind::Leave; });
+  EXPECT_EQ(leaves, 2u * 62u);
+  w.validate();
+}
+
 }  // namespace

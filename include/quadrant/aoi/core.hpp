@@ -156,8 +156,8 @@ struct Cold {
 
 // Many small lists (one per slot) in one array, so that walking the slots in order walks memory in order (one
 // vector per slot scatters the lists over the heap, and a tick that reads them all pays a miss per list). A list
-// that outgrows its room moves to the end; the array is repacked, in slot order, when half of it is dead room
-// (or when the slots are renumbered). Pointers into a list live until the next push.
+// that outgrows its room moves to the end, into the array's spare room; the array is repacked, in slot order, when
+// that runs out (or when the slots are renumbered). Pointers into a list live until the next push to any list.
 class ListArena {
  public:
   std::uint32_t* data(std::uint32_t s) noexcept { return items_.data() + spans_[s].begin; }
@@ -168,10 +168,15 @@ class ListArena {
   void add_slot() { spans_.emplace_back(); }
   void clear(std::uint32_t s) noexcept { spans_[s].size = 0; }
   void shrink(std::uint32_t s, std::uint32_t n) noexcept { spans_[s].size = n; }
+  std::uint32_t capacity(std::uint32_t s) const noexcept { return spans_[s].cap; }
   void push(std::uint32_t s, std::uint32_t v) {
-    if (spans_[s].size == spans_[s].cap) grow(s);
+    if (spans_[s].size == spans_[s].cap) grow(s, spans_[s].cap < 8 ? 8 : spans_[s].cap * 2);
     Span& sp = spans_[s];
     items_[sp.begin + sp.size++] = v;
+  }
+  // Room for cap entries in list s (no change when it has that much).
+  void reserve(std::uint32_t s, std::uint32_t cap) {
+    if (cap > spans_[s].cap) grow(s, cap);
   }
   // Rewrites the array with list s moved to slot new_of[s], in the new slot order.
   void renumber(const std::vector<std::uint32_t>& new_of) {
@@ -185,38 +190,52 @@ class ListArena {
   struct Span {
     std::uint32_t begin = 0, size = 0, cap = 0;
   };
-  void grow(std::uint32_t s) {
+  // A list that outgrows its room moves to the end of the array, into the array's spare room; when that is used
+  // up, the array is repacked. The array never grows by the vector's doubling: right after a repack that doubled
+  // it, and lists and spare room together held 2.5 times the entries (a world of runners at 10k, 1.9 KB an entity
+  // in candidate lists for 0.75 KB of entries).
+  void grow(std::uint32_t s, std::uint32_t cap) {
     Span& sp = spans_[s];
-    const std::uint32_t cap = sp.cap < 8 ? 8 : sp.cap * 2;
-    if (sp.begin + sp.cap == items_.size()) {  // the last list grows in place
+    const std::size_t at = items_.size();
+    if (sp.begin + sp.cap == at && sp.begin + cap <= items_.capacity()) {  // the last list grows in place
       items_.resize(sp.begin + cap);
-    } else {
-      const std::uint32_t at = static_cast<std::uint32_t>(items_.size());
+    } else if (at + cap <= items_.capacity()) {
       items_.resize(at + cap);
       std::copy(items_.begin() + sp.begin, items_.begin() + sp.begin + sp.size, items_.begin() + at);
-      dead_ += sp.cap;
-      sp.begin = at;
+      sp.begin = static_cast<std::uint32_t>(at);
+    } else {
+      repack(s, cap);
+      return;
     }
     sp.cap = cap;
-    if (dead_ > items_.size() / 2) repack();
   }
-  // Copies every list, in slot order, into a new array with a quarter of room to grow, which replaces the old one.
-  // The old array is freed rather than kept for the next repack: it is as large as every list together, and a
-  // repack comes only every few dozen ticks.
-  void repack() {
+  // Copies every list, in slot order, into a new array that replaces the old one: each list with a quarter of room
+  // to grow. A repack made by list `grown` outgrowing the array gives that list room for `grown_cap` entries at
+  // least and the array a quarter of spare room for lists that outgrow theirs (an eighth made a repack every few
+  // dozen ticks of a random walk at 10k, a tick of 3-4 times the median); a renumbering packs the lists tight. The
+  // old array is freed rather than kept for the next repack: it is as large as every list together.
+  void repack(std::uint32_t grown = ~0u, std::uint32_t grown_cap = 0) {
+    auto room = [&](std::size_t s) {
+      const std::uint32_t size = spans_[s].size, r = size + size / 4 + 2;
+      return s == grown ? std::max(r, grown_cap) : r;
+    };
     std::size_t total = 0;
-    for (const Span& sp : spans_) total += sp.size + sp.size / 4 + 2;
-    if (total > 0xffffffffu) throw std::length_error("quadrant: aoi: candidate lists exceed 2^32 entries");
-    std::vector<std::uint32_t> packed(total);
+    for (std::size_t s = 0; s < spans_.size(); ++s) total += room(s);
+    const std::size_t spare = grown == ~0u ? 0 : total / 4;
+    if (total + spare > 0xffffffffu)
+      throw std::length_error("quadrant: aoi: candidate or watcher lists exceed 2^32 entries");
+    std::vector<std::uint32_t> packed;
+    packed.reserve(total + spare);
+    packed.resize(total);
     std::uint32_t at = 0;
-    for (Span& sp : spans_) {
+    for (std::size_t s = 0; s < spans_.size(); ++s) {
+      Span& sp = spans_[s];
       std::copy(items_.begin() + sp.begin, items_.begin() + sp.begin + sp.size, packed.begin() + at);
       sp.begin = at;
-      sp.cap = sp.size + sp.size / 4 + 2;
+      sp.cap = static_cast<std::uint32_t>(room(s));
       at += sp.cap;
     }
     items_.swap(packed);
-    dead_ = 0;
   }
 
  public:
@@ -228,7 +247,6 @@ class ListArena {
  private:
   std::vector<std::uint32_t> items_;
   std::vector<Span> spans_, scratch_spans_;
-  std::size_t dead_ = 0;
 };
 
 // The index of the first entry e of a[0, n) with (e & mask) == v, or n. Used on the rare paths (a full relink, a

@@ -42,26 +42,30 @@ void AoiWorld<S>::renumber() {
   for (std::uint32_t s = 0; s < n; ++s)
     if (new_of_[s] == kNoSlot) new_of_[s] = next++;
 
-  auto permute = [&](auto& v, auto& tmp) {
-    tmp.resize(n);
-    for (std::size_t s = 0; s < n; ++s) tmp[new_of_[s]] = std::move(v[s]);
-    v.swap(tmp);
-  };
-  permute(hot_, tmp_hot_);
-  permute(cold_, tmp_cold_);
-  permute(ids_, tmp_ids_);
-  permute(anchors_, tmp_anchors_);
-  permute(rcand_, tmp_lists_);
+  // The records move in place, along the permutation's cycles: copies of them (200 bytes a slot) would be held
+  // between renumberings, or allocated by each. The walk consumes a copy of new_of_, in counts_ (order_events'
+  // scratch, whose result lives in event_order_).
+  counts_.assign(new_of_.begin(), new_of_.end());
+  for (std::uint32_t s = 0; s < n; ++s)
+    while (counts_[s] != s) {
+      const std::uint32_t to = counts_[s];
+      std::swap(hot_[s], hot_[to]);
+      std::swap(cold_[s], cold_[to]);
+      std::swap(ids_[s], ids_[to]);
+      std::swap(anchors_[s], anchors_[to]);
+      std::swap(counts_[s], counts_[to]);
+    }
   cand_.renumber(new_of_);
+  rcand_.renumber(new_of_);
   for (std::uint32_t s = 0; s < n; ++s) {
+    std::uint32_t* const watchers = rcand_.data(s);
+    for (std::uint32_t i = 0; i < rcand_.size(s); ++i) watchers[i] = new_of_[watchers[i]];
     std::uint32_t* list = cand_.data(s);
     // The lists keep their order: nothing needs them sorted (a watcher's events are sorted when it is evaluated).
     // Sorting each by slot, for reading the targets' records front to back, made the renumbering tick 5x a median
     // one with runners at 10k (bench_peers --only aoi) and no tick measurably faster.
     for (std::uint32_t i = 0; i < cand_.size(s); ++i) list[i] = new_of_[list[i] & kSlotMask] | (list[i] & ~kSlotMask);
   }
-  for (std::vector<std::uint32_t>& list : rcand_)
-    for (std::uint32_t& w : list) w = new_of_[w];
   for (auto& entry : slot_of_) entry.second = new_of_[entry.second];
   for (std::uint32_t& s : order_) s = new_of_[s];
   free_.clear();

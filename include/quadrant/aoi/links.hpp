@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "../geometry.hpp"
@@ -66,7 +67,7 @@ void AoiWorld<S>::reanchor(std::uint32_t s, bool drift_only, bool added, std::ui
     unlink_targets(s);
     if (c.seen_count == 0) cand_.clear(s);
   }
-  if (hot_[s].marker_layers == 0) rcand_[s].clear();  // its watchers drop its entries in evaluate()
+  if (hot_[s].marker_layers == 0) rcand_.clear(s);  // its watchers drop its entries in evaluate()
   if (watcher) min_reach_ = std::min(min_reach_, an.reach);
   if (drift_only)
     relink_drift(s, old);
@@ -164,9 +165,10 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
     cand_.shrink(s, k);
     cold_[s].stale_count = stale;
   }
-  std::vector<std::uint32_t>& rc = rcand_[s];
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < rc.size(); ++i) {
+  // Nothing below adds to a watcher list before the shrink: rc stays valid.
+  std::uint32_t* const rc = rcand_.data(s);
+  std::uint32_t kept = 0;
+  for (std::uint32_t i = 0; i < rcand_.size(s); ++i) {
     const std::uint32_t w = rc[i];
     const Anchor& aw = anchors_[w];
     if (aw.stamp == held_watcher) continue;  // named twice
@@ -179,7 +181,7 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
       leave_behind(w, s);
     }
   }
-  rc.resize(kept);
+  rcand_.shrink(s, kept);
 
   const double half = std::max(watcher ? an.reach : 0.0, marker_layers != 0 ? big_reach_ : 0.0);
   // Pairs within keep of the old anchor were in reach of it: as targets (keep <= the old reach) and as watchers
@@ -197,7 +199,7 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
   auto gain_watcher = [&](std::uint32_t w) {
     anchors_[w].stamp = held_watcher;
     give_entry(w, s, may_revive);
-    rc.push_back(w);
+    rcand_.push(s, w);
     mark_dirty(w);
   };
   bodies_.query(
@@ -250,17 +252,20 @@ void AoiWorld<S>::give_entry(std::uint32_t w, std::uint32_t s, bool may_revive) 
 // the list stays a superset — and grows only if that left it more than half full. Amortised O(1) per call.
 template <class S>
 void AoiWorld<S>::link_watcher(std::uint32_t t, std::uint32_t w) {
-  std::vector<std::uint32_t>& rc = rcand_[t];
-  if (rc.size() == rc.capacity() && rc.size() >= 16) {
+  const std::uint32_t cap = rcand_.capacity(t);
+  if (rcand_.size(t) == cap && cap >= 16) {
     const std::uint32_t marker_layers = hot_[t].marker_layers;
-    std::erase_if(rc, [&](std::uint32_t v) {
+    std::uint32_t* const first = rcand_.data(t);
+    std::uint32_t* last = std::remove_if(first, first + cap, [&](std::uint32_t v) {
       return !(is_watcher(v) && (cold_[v].layers & marker_layers) != 0 && in_range(v, t));
     });
-    std::sort(rc.begin(), rc.end());
-    rc.erase(std::unique(rc.begin(), rc.end()), rc.end());
-    if (rc.size() * 2 > rc.capacity()) rc.reserve(rc.capacity() * 2);
+    std::sort(first, last);
+    last = std::unique(first, last);
+    const auto size = static_cast<std::uint32_t>(last - first);
+    rcand_.shrink(t, size);
+    if (size * 2 > cap) rcand_.reserve(t, cap * 2);
   }
-  rc.push_back(w);
+  rcand_.push(t, w);
 }
 
 // t re-anchored out of w's reach (or stopped being eligible) while w holds an entry of it: the entry stays until
@@ -325,17 +330,16 @@ void AoiWorld<S>::relink(std::uint32_t s, const Anchor& old, std::uint32_t old_l
     cand_.clear(s);
     cold_[s].stale_count = 0;
   }
-  std::vector<std::uint32_t>& rc = rcand_[s];
   old_watchers_.clear();
   if (!added)  // a new slot is in no list
-    for (const std::uint32_t w : rc) {
+    for (const std::uint32_t w : std::span(rcand_.begin(s), rcand_.size(s))) {
       Anchor& aw = anchors_[w];
       if (aw.stamp == listed || aw.stamp == unlisted) continue;
       const bool holds = find_masked(cand_.data(w), cand_.size(w), s, kSlotMask) != cand_.size(w);
       aw.stamp = holds ? listed : unlisted;
       if (holds) old_watchers_.push_back(w);
     }
-  rc.clear();
+  rcand_.clear(s);
   // Only a target given a stale entry at this tick can have one to revive (stale entries never outlive a tick).
   const bool may_revive = cold_[s].stale_tick == tick_no_;
   std::size_t kept_targets = 0, kept_watchers = 0;
@@ -357,7 +361,7 @@ void AoiWorld<S>::relink(std::uint32_t s, const Anchor& old, std::uint32_t old_l
     const std::uint32_t st = anchors_[w].stamp;
     if (st == again) return;
     anchors_[w].stamp = again;
-    rc.push_back(w);
+    rcand_.push(s, w);
     if (st == listed) {
       ++kept_watchers;
       if (may_revive && cold_[w].stale_count != 0) set_stale(w, s, false);

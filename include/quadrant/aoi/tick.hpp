@@ -67,7 +67,7 @@ void AoiWorld<S>::run_tick() {
     ranks_stale_ = true;
     for (std::uint32_t s : dying_) {
       cand_.clear(s);
-      rcand_[s].clear();
+      rcand_.clear(s);
       cold_[s].flags = 0;
       hot_[s] = Hot{};
       free_.push_back(s);
@@ -86,15 +86,15 @@ void AoiWorld<S>::run_tick() {
 template <class S>
 void AoiWorld<S>::choose_skin() {
   using namespace detail::aoi;
-  radii_.clear();
+  std::vector<double> radii;  // once in a world's life: not kept
   for (std::uint32_t s : pending_) {
     const Cold& c = cold_[s];
     if ((c.flags & kRemoved) == 0 && watches(c.next_mode) && c.next_layers != 0 && c.next_view_radius > 0)
-      radii_.push_back(static_cast<double>(c.next_view_radius) + static_cast<double>(settings_.hysteresis));
+      radii.push_back(static_cast<double>(c.next_view_radius) + static_cast<double>(settings_.hysteresis));
   }
-  if (radii_.empty()) return;
-  auto mid = radii_.begin() + static_cast<std::ptrdiff_t>(radii_.size() / 2);
-  std::nth_element(radii_.begin(), mid, radii_.end());
+  if (radii.empty()) return;
+  auto mid = radii.begin() + static_cast<std::ptrdiff_t>(radii.size() / 2);
+  std::nth_element(radii.begin(), mid, radii.end());
   skin_ = 0.6 * *mid;
   skin_chosen_ = true;
   for (std::uint32_t s = 0; s < cold_.size(); ++s) {
@@ -168,7 +168,7 @@ void AoiWorld<S>::mark_dirty(std::uint32_t w) {
 
 template <class S>
 void AoiWorld<S>::mark_watchers_of(std::uint32_t t) {
-  for (std::uint32_t w : rcand_[t]) mark_dirty(w);
+  for (const std::uint32_t* w = rcand_.begin(t); w != rcand_.end(t); ++w) mark_dirty(*w);
 }
 
 template <class S>

@@ -23,7 +23,7 @@ void AoiWorld<S>::validate() const {
   for (std::uint32_t w = 0; w < n; ++w) {
     const Cold& c = cold_[w];
     if ((c.flags & kLive) == 0) {
-      if (cand_.size(w) != 0 || !rcand_[w].empty()) fail("a free slot holds a list");
+      if (cand_.size(w) != 0 || rcand_.size(w) != 0) fail("a free slot holds a list");
       continue;
     }
     ++live;
@@ -58,7 +58,7 @@ void AoiWorld<S>::validate() const {
   for (std::uint32_t t = 0; t < n; ++t) {
     if ((cold_[t].flags & kLive) == 0) continue;
     const std::string whose = "rcand of " + std::to_string(cold_[t].id);
-    std::vector<std::uint32_t> named(rcand_[t]);
+    std::vector<std::uint32_t> named(rcand_.begin(t), rcand_.end(t));
     std::sort(named.begin(), named.end());
     if (!named.empty() && named.back() >= n) fail(whose + " names no slot");
     for (std::uint32_t w : holders[t])

@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -209,7 +210,7 @@ class AoiWorld {
   void for_each_watcher(std::uint64_t target, Fn&& fn) const {
     const std::uint32_t s = known(target, "for_each_watcher");
     Buffer buf;
-    for (std::uint32_t w : rcand_[s]) {
+    for (const std::uint32_t w : std::span(rcand_.begin(s), rcand_.size(s))) {
       const std::size_t i = detail::aoi::find_masked(cand_.begin(w), cand_.size(w), s, kSlotMask);
       if (i != cand_.size(w) && (cand_.begin(w)[i] & (kSeenBit | kStaleBit)) == kSeenBit) buf.get().push_back(ids_[w]);
     }
@@ -259,15 +260,13 @@ class AoiWorld {
   /// (the id map's nodes estimated at their key, value and two pointers each). O(N + nodes of the trees).
   std::size_t bytes() const {
     auto cap = [](const auto& v) { return v.capacity() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
-    std::size_t b = bodies_.stats().bytes + ranges_.stats().bytes + cand_.bytes() + cap(rcand_) + cap(tmp_lists_);
-    for (const auto& v : rcand_) b += cap(v);
-    for (const auto& v : tmp_lists_) b += cap(v);
+    std::size_t b = bodies_.stats().bytes + ranges_.stats().bytes + cand_.bytes() + rcand_.bytes();
     b += slot_of_.bucket_count() * sizeof(void*) +
          slot_of_.size() * (sizeof(std::pair<const std::uint64_t, std::uint32_t>) + 2 * sizeof(void*));
     b += cap(hot_) + cap(cold_) + cap(ids_) + cap(anchors_) + cap(free_) + cap(pending_) + cap(order_) + cap(merge_) +
          cap(added_) + cap(dying_) + cap(dirty_) + cap(scratch_) + cap(old_watchers_) + cap(left_) + cap(events_) +
          cap(event_ranks_) + cap(event_order_) + cap(rank_) + cap(counts_) + cap(new_of_) + cap(keys_) +
-         cap(reaches_) + cap(tmp_hot_) + cap(tmp_cold_) + cap(tmp_ids_) + cap(tmp_anchors_) + cap(radii_);
+         cap(reaches_);
     return b;
   }
   /// Checks the internal invariants (exact candidate lists, reverse lists, counts, trees) by brute force; throws
@@ -363,7 +362,7 @@ class AoiWorld {
       ids_.emplace_back();
       anchors_.emplace_back();
       cand_.add_slot();
-      rcand_.emplace_back();
+      rcand_.add_slot();
       pending_.reserve(cold_.size());
     }
     cold_[s] = Cold{};
@@ -467,7 +466,7 @@ class AoiWorld {
   // Per watcher: candidate targets (exact between ticks, see core.hpp), each a slot with kSeenBit set when the
   // watcher saw it at the last tick — the relation itself lives here.
   detail::aoi::ListArena cand_;
-  std::vector<std::vector<std::uint32_t>> rcand_;  // per marker: the watchers holding an entry of it (superset)
+  detail::aoi::ListArena rcand_;  // per marker: the watchers holding an entry of it (superset)
   std::vector<std::uint32_t> free_;                // slots to reuse
   std::vector<std::uint32_t> pending_;             // slots with recorded mutations
   std::vector<std::uint32_t> order_;               // live slots in ascending id order (events are in id order)
@@ -486,15 +485,9 @@ class AoiWorld {
   std::vector<std::uint32_t> event_ranks_, event_order_, rank_, counts_, new_of_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> keys_;
   std::vector<double> reaches_;
-  std::vector<Hot> tmp_hot_;
-  std::vector<Cold> tmp_cold_;
-  std::vector<std::uint64_t> tmp_ids_;
-  std::vector<Anchor> tmp_anchors_;
-  std::vector<std::vector<std::uint32_t>> tmp_lists_;
   std::size_t reanchors_since_renumber_ = 0, adds_since_renumber_ = 0;
   bool ranks_stale_ = true;
   bool skin_chosen_ = settings_.skin > 0;  // settings().skin > 0, or the automatic skin was chosen
-  std::vector<double> radii_;
   double big_reach_ = 0;  // watchers with a larger reach are "big" (see place_range); 0 until the first renumber
   // No watcher's anchor reach is below this (lowered by every re-anchor, recomputed by renumber): relink_drift
   // prunes by it.
