@@ -225,6 +225,131 @@ TEST(Build, AgreesWithBruteForceAtExtremeMagnitudes) {
   check_against_brute_force<3, double>(16, 1e300);
 }
 
+// ---- the shape of a built tree: split exactly where insertion's rule says ----------------------------------------
+
+// Halves of a cell and which half owns a point, computed here as the tree's contract describes them (std::midpoint
+// cuts, a point on a cut belongs to the upper half; a loose child's bounds are its cell grown by half its side,
+// within its parent's).
+template <int D, class S>
+Box<D, S> half_of(const Box<D, S>& cell, const Vec<D, S>& p) {
+  Box<D, S> c;
+  for (int i = 0; i < D; ++i) {
+    const S mid = std::midpoint(cell.min[i], cell.max[i]);
+    c.min[i] = p[i] >= mid ? mid : cell.min[i];
+    c.max[i] = p[i] >= mid ? cell.max[i] : mid;
+  }
+  return c;
+}
+
+// True when `b` could go down from a node with this cell and these bounds into the child owning its key point.
+template <int D, class S>
+bool goes_down(Placement p, const Box<D, S>& cell, const Box<D, S>& bounds, const Box<D, S>& world,
+               const Box<D, S>& b, bool root) {
+  Vec<D, S> key;
+  for (int i = 0; i < D; ++i) key[i] = p == Placement::Loose ? std::midpoint(b.min[i], b.max[i]) : b.min[i];
+  for (int i = 0; i < D; ++i)
+    if (root && !(world.min[i] <= key[i] && key[i] <= world.max[i])) return false;
+  const Box<D, S> child = half_of(cell, key);
+  for (int i = 0; i < D; ++i) {
+    if (p == Placement::Parent && b.max[i] > child.max[i]) return false;
+    if (p == Placement::Loose) {
+      const S half = (child.max[i] - child.min[i]) / 2;
+      if (b.min[i] < std::max(child.min[i] - half, bounds.min[i]) || b.max[i] > std::min(child.max[i] + half, bounds.max[i]))
+        return false;
+    }
+  }
+  return true;
+}
+
+template <int D, class S>
+bool may_split(const Config<D, S>& cfg, const Box<D, S>& cell, int depth) {
+  if (depth >= cfg.max_depth) return false;
+  for (int i = 0; i < D; ++i) {
+    const S mid = std::midpoint(cell.min[i], cell.max[i]);
+    if (!(cell.min[i] < mid && mid < cell.max[i]) || mid - cell.min[i] < cfg.min_node_size ||
+        cell.max[i] - mid < cfg.min_node_size)
+      return false;
+  }
+  return true;
+}
+
+// Every inner node held more than the threshold and passed an object down; every leaf holding more could not
+// split or would pass none down. With validate() (each object in the deepest node it fits) this is the tree
+// insertion's rule builds, node for node.
+template <int D, class S>
+void check_split_rule(const Tree<D, int, S>& tree, const Config<D, S>& cfg) {
+  tree.validate();
+  tree.for_each_node([&](const auto& v) {
+    if (!v.leaf) {
+      EXPECT_GT(v.count, static_cast<std::size_t>(cfg.split_threshold)) << "node " << v.id;
+      EXPECT_LT(v.items.size(), v.count) << "node " << v.id << " split but kept every object";
+      return;
+    }
+    if (v.items.size() <= static_cast<std::size_t>(cfg.split_threshold) || !may_split(cfg, v.cell, v.depth)) return;
+    for (const auto& e : v.items)
+      EXPECT_FALSE(goes_down(cfg.placement, v.cell, v.bounds, cfg.world, e.box, v.depth == 0))
+          << "leaf " << v.id << " at depth " << v.depth << " should have split";
+  });
+}
+
+// Scenes the build's keys must get exactly right: boxes and points on the cells' cuts at every level, outside the
+// world, large ones, and a cluster packed deeper than the keys reach; with and without min_node_size.
+template <int D, class S>
+void check_built_shapes(std::uint32_t seed, double half) {
+  std::mt19937 rng(seed);
+  auto real = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  for (Placement p : {Placement::Loose, Placement::Parent}) {
+    for (int variant = 0; variant < 3; ++variant) {
+      SCOPED_TRACE("placement " + std::to_string(static_cast<int>(p)) + ", variant " + std::to_string(variant) +
+                   ", half-width " + std::to_string(half));
+      Box<D, S> world;
+      for (int i = 0; i < D; ++i) {
+        world.min[i] = S(-half);
+        world.max[i] = S(half * (0.7 + 0.1 * i));
+      }
+      Config<D, S> cfg = config_for(world, p, variant == 1 ? 1 : 8);
+      cfg.max_depth = variant == 2 ? 20 : 9;
+      if (variant == 1) cfg.min_node_size = S(half / 40);
+      std::vector<std::pair<Box<D, S>, int>> items;
+      for (int k = 0; k < 6000; ++k) {
+        Box<D, S> b;
+        const int kind = k % 4;
+        const int level = 1 + static_cast<int>(rng() % 12);
+        for (int i = 0; i < D; ++i) {
+          const double w = double(world.max[i]) - double(world.min[i]);
+          if (kind == 0) {  // on a cut (up to rounding, which the build must follow as the tree does)
+            const double step = w / double(1 << level);
+            b.min[i] = S(double(world.min[i]) + step * double(rng() % (1u << level)));
+            b.max[i] = std::max(b.min[i], S(double(b.min[i]) + step * double(rng() % 3)));
+          } else if (kind == 1) {  // small, some outside the world
+            b.min[i] = S(real(double(world.min[i]) - w / 10, double(world.max[i]) + w / 10));
+            b.max[i] = std::max(b.min[i], S(double(b.min[i]) + real(0, w / 500)));
+          } else if (kind == 2) {  // a tight cluster: deeper than the keyed levels
+            b.min[i] = S(double(world.min[i]) + w / 3 + real(0, w * 1e-5));
+            b.max[i] = b.min[i];
+          } else {  // points and large boxes
+            b.min[i] = S(real(double(world.min[i]), double(world.max[i])));
+            b.max[i] = std::max(b.min[i], S(double(b.min[i]) + (rng() % 2 ? 0.0 : real(0, w / 4))));
+          }
+        }
+        items.emplace_back(b, k);
+      }
+      Tree<D, int, S> tree(cfg);
+      tree.assign(items);
+      check_split_rule(tree, cfg);
+      EXPECT_GT(tree.stats().depth, variant == 2 ? 12 : 4);
+      // The same objects re-rooted over the same world (rebuild keys the stored boxes).
+      tree.rebuild(world);
+      check_split_rule(tree, cfg);
+    }
+  }
+}
+
+TEST(Build, SplitsWhereInsertionsRuleSays2DFloat) { check_built_shapes<2, float>(71, 1000); }
+TEST(Build, SplitsWhereInsertionsRuleSays2DDouble) { check_built_shapes<2, double>(72, 1e-3); }
+TEST(Build, SplitsWhereInsertionsRuleSays3DFloat) { check_built_shapes<3, float>(73, 1e30); }
+TEST(Build, SplitsWhereInsertionsRuleSays3DDouble) { check_built_shapes<3, double>(74, 1e200); }
+
 // ---- the same answers as insertion, on a larger scene ------------------------------------------------------------
 
 TEST(Build, SameAnswersAsInsertingOneByOne) {

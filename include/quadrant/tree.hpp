@@ -190,20 +190,26 @@ class Tree {
     detail::ScratchLease<std::uint64_t> keys_lease, slots_lease;
     std::vector<std::uint64_t>& keys = keys_lease.get();
     std::vector<std::uint64_t>& slots = slots_lease.get();
-    // Check everything first, computing each item's key: the Morton code of its box's centre.
+    // Check everything first, computing each item's key: where in the tree's pre-order its node lies (see
+    // BuildKeys; under Leaves, the Morton code of its box's centre).
+    std::size_t expected = 0;
+    if constexpr (std::ranges::sized_range<R>) expected = static_cast<std::size_t>(std::ranges::size(items));
+    const detail::BuildKeys<D, S> key_of(config(), expected);
     std::uint64_t i = 0;
-    for (auto&& item : items) {
-      const box_type& box = std::get<0>(item);
-      try {
-        check_box(box, "assign");
-        if constexpr (with_layers) check_layers(static_cast<std::uint32_t>(std::get<2>(item)), "assign");
-      } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(std::string(e.what()) + " (item " + std::to_string(i) + ")");
+    detail::with_placement(config().placement, [&](auto p) {
+      for (auto&& item : items) {
+        const box_type& box = std::get<0>(item);
+        try {
+          check_box(box, "assign");
+          if constexpr (with_layers) check_layers(static_cast<std::uint32_t>(std::get<2>(item)), "assign");
+        } catch (const std::invalid_argument& e) {
+          throw std::invalid_argument(std::string(e.what()) + " (item " + std::to_string(i) + ")");
+        }
+        if (i >= std::uint64_t{detail::kNone} - 1) throw std::length_error("quadrant: assign: more than 2^32 objects");
+        keys.push_back(std::uint64_t{key_of(p, box)} << 32 | i);
+        ++i;
       }
-      if (i >= std::uint64_t{detail::kNone} - 1) throw std::length_error("quadrant: assign: more than 2^32 objects");
-      keys.push_back(spatial_key(box, config().world, static_cast<std::uint32_t>(i)));
-      ++i;
-    }
+    });
     const std::size_t n = keys.size();
     // Item keys[r]'s low word goes to record slot r.
     detail::radix_sort_by_high_word(keys, slots);
@@ -260,7 +266,7 @@ class Tree {
       throw;
     }
     size_ = n;
-    core_.build(entries);
+    core_.build(entries, keys, key_of);
   }
   /// assign(items, handles), returning the handles.
   template <std::ranges::forward_range R>
@@ -290,13 +296,16 @@ class Tree {
     Config<D, S> c = config();
     c.world = world;
     detail::TreeCore<D, S> fresh(checked_config(c));
-    // The live objects' entries, in the Morton order of their centres in the new world (neighbours together).
+    // The live objects' entries, in the order of their build keys in the new world (see assign).
     detail::ScratchLease<std::uint64_t> keys_lease, tmp_lease;
     std::vector<std::uint64_t>& keys = keys_lease.get();
     keys.clear();
     const auto& store = core_.store();
-    for (std::uint32_t id = 0; id < records_.size(); ++id)
-      if (records_[id].value) keys.push_back(spatial_key(store.object_box(id), world, id));
+    const detail::BuildKeys<D, S> key_of(fresh.config(), size_);
+    detail::with_placement(c.placement, [&](auto p) {
+      for (std::uint32_t id = 0; id < records_.size(); ++id)
+        if (records_[id].value) keys.push_back(std::uint64_t{key_of(p, store.object_box(id))} << 32 | id);
+    });
     detail::radix_sort_by_high_word(keys, tmp_lease.get());
     detail::ScratchLease<stored_entry> entries_lease;
     std::vector<stored_entry>& entries = entries_lease.get();
@@ -306,7 +315,7 @@ class Tree {
       entries.push_back({store.object_box(id), id, store.object_layers(id)});
     }
     fresh.reserve_objects(records_.size());
-    fresh.build(entries);
+    fresh.build(entries, keys, key_of);
     core_ = std::move(fresh);
   }
 
@@ -772,12 +781,6 @@ class Tree {
     std::optional<T> value;  // empty while the slot is free
   };
 
-  // A bulk build's sort key: the Morton code of the box's centre in `world` above, `low` (an item or slot) below.
-  static std::uint64_t spatial_key(const box_type& box, const box_type& world, std::uint32_t low) {
-    vec_type centre;
-    for (int a = 0; a < D; ++a) centre[a] = std::midpoint(box.min[a], box.max[a]);
-    return std::uint64_t{detail::morton_key(centre, world)} << 32 | low;
-  }
 
   static const Config<D, S>& checked_config(const Config<D, S>& config) {
     check_config(config);

@@ -18,6 +18,7 @@
 #include "../detail/inline.hpp"
 #include "../detail/scratch.hpp"
 #include "../geometry/box.hpp"
+#include "build_keys.hpp"
 #include "node_store.hpp"
 #include "placement.hpp"
 
@@ -66,14 +67,16 @@ class TreeCore {
 
   // Lists the objects of `entries` in an empty tree, where the placement puts them, and consumes the vector
   // (scratch). Nodes are built top-down: a node splits when more than split_threshold entries reach it and
-  // splitting helps, the rule insertion applies, so the result is a tree insertion could have built. Each entry is
-  // copied once per level and listed once, in the order given (spatial order keeps neighbours together).
-  void build(std::vector<entry_type>& entries) {
+  // splitting helps, the rule insertion applies, so the result is a tree insertion could have built. `keys` (by
+  // `key_of`, this tree's BuildKeys) are the entries' sort keys in their high words, in the entries' order, which
+  // is theirs: above depth key_of.levels() a node's entries and its children's are then runs of the array, found
+  // by binary search, and each entry is copied once, into its node. Deeper, each entry is copied once per level.
+  void build(std::vector<entry_type>& entries, std::span<const std::uint64_t> keys, const BuildKeys<D, S>& key_of) {
     if (config_.split_threshold == 0) {
       prepare_insert();
       for (const entry_type& e : entries) place(e);
     } else {
-      with_placement(config_.placement, [&](auto p) { build(p, entries); });
+      with_placement(config_.placement, [&](auto p) { build(p, entries, keys, key_of); });
     }
     entries.clear();
   }
@@ -421,7 +424,7 @@ class TreeCore {
   };
 
   template <class P>
-  void build(P p, std::vector<entry_type>& arena) {
+  void build(P p, std::vector<entry_type>& arena, std::span<const std::uint64_t> keys, const BuildKeys<D, S>& key_of) {
     const std::size_t threshold = static_cast<std::size_t>(config_.split_threshold);
     ScratchLease<BuildJob> job_lease;
     ScratchLease<std::uint32_t> mask_lease;
@@ -444,6 +447,10 @@ class TreeCore {
       const std::uint32_t n = job.node, size = job.hi - job.lo;
       entry_type* const from = (job.other ? other : arena).data() + job.lo;
       const std::span<const entry_type> here(from, size);
+      if (const int d = store_.depth(n); d < key_of.levels()) {
+        build_from_keys(p, n, d, job, here, keys, key_of, jobs);
+        continue;
+      }
       const bool split_now = threshold != 0 && size > threshold && can_split(store_.cell(n), store_.depth(n)) &&
                              split_helps(p, n, here);
       if (!split_now) {
@@ -545,15 +552,53 @@ class TreeCore {
     store_.mark_packed();
   }
 
+  // build()'s step for node n at depth d < key_of.levels(), whose entries `here` are keys[job.lo, job.hi) of the
+  // arena, in key order: n's own entries (their level is d) come first, then each child's, child by child.
+  template <class P>
+  void build_from_keys(P, std::uint32_t n, int d, const BuildJob& job, std::span<const entry_type> here,
+                       std::span<const std::uint64_t> keys, const BuildKeys<D, S>& key_of, std::vector<BuildJob>& jobs) {
+    const std::uint64_t* const first = keys.data() + job.lo;
+    const std::uint64_t* const last = keys.data() + job.hi;
+    const std::uint64_t* const own_end =
+        std::partition_point(first, last, [&](std::uint64_t k) { return key_of.level(key_high(k)) == d; });
+    // Splitting helps when an entry goes down; then its path's cells below n may split, so n's may too.
+    if (here.size() <= static_cast<std::size_t>(config_.split_threshold) || own_end == last) {
+      store_.start_range_here(n);
+      list_here(n, here);
+      return;
+    }
+    const box_type bounds = store_.bounds(n);
+    box_type cells[fanout], child_bounds[fanout];
+    for (std::uint32_t k = 0; k < fanout; ++k) {
+      cells[k] = child_cell(store_.cell(n), k);
+      child_bounds[k] = P::child_bounds(cells[k], bounds, config_.world);
+    }
+    const std::uint32_t first_child = store_.split(
+        n, [&](std::uint32_t k) { return cells[k]; }, [&](std::uint32_t k, const box_type&) { return child_bounds[k]; },
+        [](const entry_type&) { return 0u; });
+    store_.start_range_here(n);
+    list_here(n, here.first(static_cast<std::size_t>(own_end - first)));
+    std::uint32_t lo[fanout + 1];
+    lo[0] = static_cast<std::uint32_t>(own_end - keys.data());
+    for (std::uint32_t k = 1; k < fanout; ++k)
+      lo[k] = static_cast<std::uint32_t>(std::partition_point(keys.data() + lo[k - 1], last, [&](std::uint64_t key) {
+                                           return key_of.child(key_high(key), d) < k;
+                                         }) - keys.data());
+    lo[fanout] = job.hi;
+    // Child 0 is pushed last, so that it is built first: ranges come out in pre-order.
+    for (std::uint32_t k = fanout; k-- > 0;)
+      if (lo[k + 1] != lo[k]) jobs.push_back({first_child + k, lo[k], lo[k + 1], false});
+  }
+
+  static std::uint32_t key_high(std::uint64_t k) noexcept { return static_cast<std::uint32_t>(k >> 32); }
+
   // Lists the entries `here` in node n, which has no entries yet.
   void list_here(std::uint32_t n, std::span<const entry_type> here) {
     if (here.empty()) return;
     store_.make_room(n, static_cast<std::uint32_t>(here.size()));
+    store_.add_entries(n, here);
     std::uint32_t layers = 0;
-    for (const entry_type& e : here) {
-      store_.add_entry(n, e);
-      layers |= e.layers;
-    }
+    for (const entry_type& e : here) layers |= e.layers;
     store_.add_count(n, static_cast<std::int64_t>(here.size()));
     store_.add_layers(n, layers);
   }

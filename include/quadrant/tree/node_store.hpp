@@ -269,6 +269,24 @@ class NodeStore {
   // layers are the caller's (see add_count, add_layers).
   void add_entry(std::uint32_t n, const entry_type& e) { append(n, e, link_ref(e.id)); }
 
+  // add_entry for each of `run` in order, whose room make_room has made: one copy of the run, one growth of the
+  // fits for their union, one reference each.
+  void add_entries(std::uint32_t n, std::span<const entry_type> run) {
+    if (run.empty()) return;
+    packed_ = false;
+    Node& node = nodes_[n];
+    box_type all = run[0].box;
+    for (const entry_type& e : run) {
+      all = merge(all, e.box);
+      const std::uint32_t r = link_ref(e.id);
+      locs_[r] = Loc{n, node.size};
+      entries_[node.first + node.size] = e;
+      if (several_) entry_refs_[node.first + node.size] = r;
+      ++node.size;
+    }
+    grow_fit(n, all);
+  }
+
   // Swap-removes entry `slot` of node n and frees its reference.
   void remove_entry(std::uint32_t n, std::uint32_t slot) {
     const std::uint32_t at = nodes_[n].first + slot;
