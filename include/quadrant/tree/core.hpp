@@ -459,15 +459,8 @@ class TreeCore {
         if constexpr (P::kEveryLeaf) arena.resize(job.lo);
         continue;
       }
-      const box_type bounds = store_.bounds(n);
       box_type cells[fanout], child_bounds[fanout];
-      for (std::uint32_t k = 0; k < fanout; ++k) {
-        cells[k] = child_cell(store_.cell(n), k);
-        child_bounds[k] = P::child_bounds(cells[k], bounds, config_.world);
-      }
-      const std::uint32_t first = store_.split(
-          n, [&](std::uint32_t k) { return cells[k]; }, [&](std::uint32_t k, const box_type&) { return child_bounds[k]; },
-          [](const entry_type&) { return 0u; });
+      const std::uint32_t first = split_empty(p, n, cells, child_bounds);
       // Count sort by child; entries staying in n are listed there at once.
       std::uint32_t counts[fanout] = {};
       masks.resize(size);
@@ -555,7 +548,7 @@ class TreeCore {
   // build()'s step for node n at depth d < key_of.levels(), whose entries `here` are keys[job.lo, job.hi) of the
   // arena, in key order: n's own entries (their level is d) come first, then each child's, child by child.
   template <class P>
-  void build_from_keys(P, std::uint32_t n, int d, const BuildJob& job, std::span<const entry_type> here,
+  void build_from_keys(P p, std::uint32_t n, int d, const BuildJob& job, std::span<const entry_type> here,
                        std::span<const std::uint64_t> keys, const BuildKeys<D, S>& key_of, std::vector<BuildJob>& jobs) {
     const std::uint64_t* const first = keys.data() + job.lo;
     const std::uint64_t* const last = keys.data() + job.hi;
@@ -567,15 +560,8 @@ class TreeCore {
       list_here(n, here);
       return;
     }
-    const box_type bounds = store_.bounds(n);
     box_type cells[fanout], child_bounds[fanout];
-    for (std::uint32_t k = 0; k < fanout; ++k) {
-      cells[k] = child_cell(store_.cell(n), k);
-      child_bounds[k] = P::child_bounds(cells[k], bounds, config_.world);
-    }
-    const std::uint32_t first_child = store_.split(
-        n, [&](std::uint32_t k) { return cells[k]; }, [&](std::uint32_t k, const box_type&) { return child_bounds[k]; },
-        [](const entry_type&) { return 0u; });
+    const std::uint32_t first_child = split_empty(p, n, cells, child_bounds);
     store_.start_range_here(n);
     list_here(n, here.first(static_cast<std::size_t>(own_end - first)));
     std::uint32_t lo[fanout + 1];
@@ -588,6 +574,20 @@ class TreeCore {
     // Child 0 is pushed last, so that it is built first: ranges come out in pre-order.
     for (std::uint32_t k = fanout; k-- > 0;)
       if (lo[k + 1] != lo[k]) jobs.push_back({first_child + k, lo[k], lo[k + 1], false});
+  }
+
+  // Gives node n, which lists no entry yet, its children, leaving their cells and bounds in `cells` and
+  // `child_bounds` for the caller's routing. Returns the first child.
+  template <class P>
+  std::uint32_t split_empty(P, std::uint32_t n, box_type (&cells)[fanout], box_type (&child_bounds)[fanout]) {
+    const box_type bounds = store_.bounds(n);
+    for (std::uint32_t k = 0; k < fanout; ++k) {
+      cells[k] = child_cell(store_.cell(n), k);
+      child_bounds[k] = P::child_bounds(cells[k], bounds, config_.world);
+    }
+    return store_.split(
+        n, [&](std::uint32_t k) { return cells[k]; }, [&](std::uint32_t k, const box_type&) { return child_bounds[k]; },
+        [](const entry_type&) { return 0u; });
   }
 
   static std::uint32_t key_high(std::uint64_t k) noexcept { return static_cast<std::uint32_t>(k >> 32); }
