@@ -781,7 +781,6 @@ class Tree {
     std::optional<T> value;  // empty while the slot is free
   };
 
-
   static const Config<D, S>& checked_config(const Config<D, S>& config) {
     check_config(config);
     return config;
