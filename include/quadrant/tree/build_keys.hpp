@@ -178,9 +178,7 @@ class BuildKeys {
         const S mid = std::midpoint(lo, hi);
         c[at + step / 2] = mid;
         // can_split's test on this axis; a cell that may not split caps the cells below it.
-        const bool splits = lo < mid && mid < hi && !(mid - lo < config.min_node_size) &&
-                            !(hi - mid < config.min_node_size);
-        if (!splits)
+        if (!axis_halves(lo, mid, hi, config.min_node_size))
           for (std::size_t k = at; k < at + step; ++k) cap[k] = std::min<std::uint8_t>(cap[k], static_cast<std::uint8_t>(level));
       }
     }

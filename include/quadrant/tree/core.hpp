@@ -179,8 +179,7 @@ class TreeCore {
     if (depth >= config_.max_depth) return false;
     for (int i = 0; i < D; ++i) {
       const S mid = std::midpoint(cell.min[i], cell.max[i]);
-      if (!(cell.min[i] < mid && mid < cell.max[i])) return false;
-      if (mid - cell.min[i] < config_.min_node_size || cell.max[i] - mid < config_.min_node_size) return false;
+      if (!axis_halves(cell.min[i], mid, cell.max[i], config_.min_node_size)) return false;
     }
     return true;
   }

@@ -45,6 +45,13 @@ Box<D, S> child_cell(const Box<D, S>& cell, std::uint32_t k) noexcept {
   return c;
 }
 
+// Whether a cell's extent [lo, hi] on one axis may be halved at mid (its std::midpoint): both halves are
+// non-empty and at least min_size wide. A cell may split when every axis may (and it is above max_depth).
+template <class S>
+QUADRANT_INLINE bool axis_halves(S lo, S mid, S hi, S min_size) noexcept {
+  return lo < mid && mid < hi && !(mid - lo < min_size) && !(hi - mid < min_size);
+}
+
 // Which child of a cell owns p: bit i is set when p is at or beyond the split on axis i. `lower` is child 0's
 // cell, whose max corner is the split point.
 template <int D, class S>
