@@ -697,6 +697,83 @@ void check_whole_subtrees_after_changes(std::uint32_t seed, double half) {
   }
 }
 
+// Right after a build a subtree inside the window whose layers all pass the mask is reported by its objects' ids,
+// without reading its entries. Layers here follow position (layer 1 on the low side of axis 0, 2 or 4 on the high
+// side), so masks 1, 3 and 6 take that path in some subtrees and test entries in others. Checked: every handle
+// and value against brute force, and a callback that stops after k objects.
+template <int D, class S>
+void check_subtrees_by_id(std::uint32_t seed, double half) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(std::string("placement ") + quadrant::to_string(p) + ", seed " + std::to_string(seed));
+    Scene<D, S> scene(seed, half);
+    std::vector<std::tuple<Box<D, S>, int, std::uint32_t>> items;
+    for (int i = 0; i < 3000; ++i) {
+      Box<D, S> b = scene.object();
+      if (i % 4 == 0) {
+        // A cluster deeper than the keyed levels of the build, whose nodes keep the boxes that straddle their
+        // children's cells (those take the build's other path).
+        for (int a = 0; a < D; ++a) {
+          b.min[a] = S(half * (0.3 + scene.real(0, 1e-3)));
+          b.max[a] = S(double(b.min[a]) + half * scene.real(0, 1e-4));
+        }
+      }
+      items.emplace_back(b, i, b.min[0] < S(0) ? 1u : 2u << (scene.bits() % 2));
+    }
+    Tree<D, int, S> tree(config_for(scene.world(), p));
+    std::vector<Handle> handles = tree.assign(items);
+    auto check = [&](const std::string& after) {
+      SCOPED_TRACE("after " + after);
+      tree.validate();
+      for (int q = 0; q < 30; ++q) {
+        const double side = half * std::pow(10.0, scene.real(-1.5, 0.3));
+        Box<D, S> window;
+        for (int i = 0; i < D; ++i) {
+          window.min[i] = S(scene.real(-half - side / 2, half - side / 2));
+          window.max[i] = S(double(window.min[i]) + side);
+        }
+        for (std::uint32_t mask : {~0u, 1u, 3u, 6u, 2u}) {
+          std::multiset<int> got, want;
+          tree.query(window, [&](Handle h, const int& v) {
+            EXPECT_EQ(h, handles[static_cast<std::size_t>(v)]) << "window " << q << ", mask " << mask;
+            got.insert(v);
+          }, mask);
+          for (const auto& [box, v, layers] : items)
+            if ((layers & mask) != 0 && touches(box, window)) want.insert(v);
+          ASSERT_EQ(got, want) << "window " << q << ", mask " << mask;
+          for (std::size_t k : {std::size_t{1}, std::size_t{7}, std::size_t{50}}) {
+            std::set<int> seen;
+            const quadrant::QueryStats st = tree.query(window, [&](const int& v) {
+              EXPECT_TRUE(want.count(v) == 1 && seen.insert(v).second) << "window " << q << ", value " << v;
+              return seen.size() < k;
+            }, mask);
+            EXPECT_EQ(seen.size(), std::min(k, want.size())) << "window " << q << ", mask " << mask << ", k " << k;
+            EXPECT_EQ(st.hits, seen.size());
+            EXPECT_EQ(st.stopped, want.size() >= k);
+          }
+        }
+      }
+    };
+    check("the build");
+    // Kept packed: a move within the node, a layer change (the subtree's union only grows).
+    tree.move(handles[7], std::get<0>(items[7]));
+    std::get<2>(items[11]) = 1u;
+    tree.set_layers(handles[11], 1u);
+    check("a move in place and a layer change");
+    // Built again in the new world's key order: the ids keep their slots, so they no longer follow the entries.
+    Box<D, S> wider = scene.world();
+    for (int i = 0; i < D; ++i) wider.max[i] = S(3 * half);
+    tree.rebuild(wider);
+    check("a rebuild over a wider world");
+    handles = tree.assign(items);
+    tree.erase(handles[5]);
+    items.erase(items.begin() + 5);
+    check("an erase after a second build");
+  }
+}
+
+TEST(Build, SubtreesReportedByIdAgreeWithBruteForce2DFloat) { check_subtrees_by_id<2, float>(81, 1000); }
+TEST(Build, SubtreesReportedByIdAgreeWithBruteForce3DDouble) { check_subtrees_by_id<3, double>(82, 1e-3); }
+
 TEST(Build, WholeSubtreesAfterEachKindOfChange2DFloat) { check_whole_subtrees_after_changes<2, float>(41, 1000); }
 TEST(Build, WholeSubtreesAfterEachKindOfChange3DDouble) { check_whole_subtrees_after_changes<3, double>(42, 1e5); }
 

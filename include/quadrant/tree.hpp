@@ -501,7 +501,8 @@ class Tree {
     check_shape(shape);
     const detail::WalkScope walking(this);
     QueryStats st;
-    auto hit = [&](const stored_entry& e) { return detail::report_hit(fn, handle_of(e.id), *records_[e.id].value); };
+    auto by_id = [&](std::uint32_t id) { return detail::report_hit(fn, handle_of(id), *records_[id].value); };
+    auto hit = detail::EntryOrIdHit{[&](const stored_entry& e) { return by_id(e.id); }, by_id};
     detail::with_placement(core_.config().placement,
                            [&](auto p) { detail::query_walk(p, core_, shape, layers, st, hit); });
     return st;

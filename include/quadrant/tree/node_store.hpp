@@ -180,6 +180,7 @@ class NodeStore {
     // Every range is free now: the whole array starts over.
     entries_.clear();
     entry_refs_.clear();
+    id_order_ = true;
     free_ranges_.fill(kNone);
     for (Node& node : nodes_) node.first = node.size = node.cap = 0;
     free_blocks_.clear();
@@ -256,7 +257,18 @@ class NodeStore {
   }
   // Declares the store packed (see packed()); a bulk build calls it when it has listed every entry in pre-order,
   // each node starting its range with start_range_here or make_room.
-  void mark_packed() noexcept { packed_ = true; }
+  void mark_packed() noexcept {
+    packed_ = true;
+    id_order_ = id_order_ && !several_;
+  }
+  // True while packed() and every entry lies at the index of its id (one entry an object): the objects of a
+  // subtree are then the ids subtree_first(n) .. + count(n), in order, and a walk can name them without reading
+  // their entries.
+  bool entries_in_id_order() const noexcept { return packed_ && id_order_; }
+  // Where n's subtree starts in the array. Only while packed().
+  std::uint32_t subtree_first(std::uint32_t n) const noexcept { return nodes_[n].first; }
+  // Every layer an entry of n's subtree is in, and perhaps more (the union kept for the walks' gate).
+  std::uint32_t subtree_layers(std::uint32_t n) const noexcept { return nodes_[n].layers; }
 
   // Makes node n's range hold at least `extra` more entries; when it must move, its new range is exactly that
   // big and at the end of the array (a bulk build lists each node once, so its ranges come out in build order).
@@ -278,6 +290,7 @@ class NodeStore {
     box_type all = run[0].box;
     for (const entry_type& e : run) {
       all = merge(all, e.box);
+      id_order_ &= e.id == node.first + node.size;
       const std::uint32_t r = link_ref(e.id);
       locs_[r] = Loc{n, node.size};
       entries_[node.first + node.size] = e;
@@ -719,6 +732,7 @@ class NodeStore {
     Node& node = nodes_[n];
     locs_[r] = Loc{n, node.size};
     grow_fit(n, e.box);
+    id_order_ &= e.id == node.first + node.size;
     entries_[node.first + node.size] = e;
     if (several_) entry_refs_[node.first + node.size] = r;
     ++node.size;
@@ -787,6 +801,7 @@ class NodeStore {
   std::vector<std::uint32_t> order_;   // compact's scratch
   std::uint32_t merge_room_ = 4;       // see set_merge_size()
   bool packed_ = false;                // see packed()
+  bool id_order_ = false;              // every entry listed since reset() went to the index of its id
   bool several_ = false;               // see set_several()
   bool merging_ = false;               // inside collapse(): the array does not grow (see spare())
 

@@ -77,10 +77,45 @@ bool report_all(const Entries& entries, std::uint32_t layers, QueryStats& st, Hi
   return true;
 }
 
+// A query's hit callback that can also be handed an object by its id, where the walk knows the id without the
+// entry (see report_subtree). by_id(id) reports object id as by_entry(its entry) would.
+template <class ByEntry, class ById>
+struct EntryOrIdHit {
+  ByEntry by_entry;
+  ById by_id;
+  template <class Entry>
+  bool operator()(const Entry& e) {
+    return by_entry(e);
+  }
+};
+template <class ByEntry, class ById>
+EntryOrIdHit(ByEntry, ById) -> EntryOrIdHit<ByEntry, ById>;
+template <class Hit>
+inline constexpr bool takes_ids = false;
+template <class ByEntry, class ById>
+inline constexpr bool takes_ids<EntryOrIdHit<ByEntry, ById>> = true;
+
 // Reports every object of top's subtree in `layers`, untested: the subtree lies inside the shape. After a bulk
 // build the subtree's entries are one run of the array, read front to back without visiting its nodes.
 template <int D, class S, class Hit>
 bool report_subtree(const NodeStore<D, S>& store, std::uint32_t top, std::uint32_t layers, QueryStats& st, Hit& hit) {
+  if constexpr (takes_ids<Hit>) {
+    // Ids in order, and every entry in `layers` (none has a layer outside the subtree's union, and none has no
+    // layer): the objects are named without reading their entries. Reporting reads the caller's records, which
+    // then lie in the same order; the entries' boxes, three quarters of their bytes, are not needed.
+    if (store.entries_in_id_order() && (store.subtree_layers(top) & ~layers) == 0) {
+      const std::uint32_t first = store.subtree_first(top), last = first + store.count(top);
+      for (std::uint32_t id = first; id < last; ++id) {
+        if (!hit.by_id(id)) {
+          st.hits += id + 1 - first;
+          st.stopped = true;
+          return false;
+        }
+      }
+      st.hits += last - first;
+      return true;
+    }
+  }
   if (store.packed()) return report_all(store.subtree_entries(top), layers, st, hit);
   bool go_on = true;
   store.walk(top, top, [&](std::uint32_t n) {
