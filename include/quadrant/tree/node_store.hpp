@@ -150,8 +150,14 @@ class NodeStore {
     while (n != kNone) {
       const Step step = visit(n);
       if (step == Step::Stop) return;
-      const std::uint32_t child = nodes_[n].first_child;
-      n = step == Step::Descend && child != kNone ? child : next_after_subtree(n, bound);
+      // A skipped node's record is not read: most nodes a walk meets are siblings it skips by their fits.
+      if (step == Step::Descend) {
+        if (const std::uint32_t child = nodes_[n].first_child; child != kNone) {
+          n = child;
+          continue;
+        }
+      }
+      n = next_after_subtree(n, bound);
     }
   }
 

@@ -78,22 +78,24 @@ bool report_all(const Entries& entries, std::uint32_t layers, QueryStats& st, Hi
 }
 
 // A query's hit callback that can also be handed an object by its id, where the walk knows the id without the
-// entry (see report_subtree). by_id(id) reports object id as by_entry(its entry) would.
-template <class ByEntry, class ById>
+// entry (see report_subtree). by_id(id) reports object id as by_entry(its entry) would; fetch(first, last) starts
+// loading what reporting ids [first, last) will read.
+template <class ByEntry, class ById, class Fetch>
 struct EntryOrIdHit {
   ByEntry by_entry;
   ById by_id;
+  Fetch fetch;
   template <class Entry>
   bool operator()(const Entry& e) {
     return by_entry(e);
   }
 };
-template <class ByEntry, class ById>
-EntryOrIdHit(ByEntry, ById) -> EntryOrIdHit<ByEntry, ById>;
+template <class ByEntry, class ById, class Fetch>
+EntryOrIdHit(ByEntry, ById, Fetch) -> EntryOrIdHit<ByEntry, ById, Fetch>;
 template <class Hit>
 inline constexpr bool takes_ids = false;
-template <class ByEntry, class ById>
-inline constexpr bool takes_ids<EntryOrIdHit<ByEntry, ById>> = true;
+template <class ByEntry, class ById, class Fetch>
+inline constexpr bool takes_ids<EntryOrIdHit<ByEntry, ById, Fetch>> = true;
 
 // Reports every object of top's subtree in `layers`, untested: the subtree lies inside the shape. After a bulk
 // build the subtree's entries are one run of the array, read front to back without visiting its nodes.
@@ -165,7 +167,15 @@ void query_walk(P, const TreeCore<D, S>& core, const Shape& query_shape, std::ui
       }
       if (rel == Relation::Outside || !store.reaches(n, layers)) return Step::Skip;
       if (rel == Relation::Inside) return report_subtree(store, n, layers, st, hit) ? Step::Skip : Step::Stop;
-      const bool go_on = report_entries(store.entries(n), layers, st, [&](const auto& e) {
+      const auto entries = store.entries(n);
+      if constexpr (takes_ids<Hit>) {
+        // The hits' records are loaded while their entries are tested, not after.
+        if (store.entries_in_id_order() && !entries.empty()) {
+          const auto first = static_cast<std::uint32_t>(entries.data() - store.subtree_entries(0).data());
+          hit.fetch(first, first + static_cast<std::uint32_t>(entries.size()));
+        }
+      }
+      const bool go_on = report_entries(entries, layers, st, [&](const auto& e) {
         return overlaps(shape, e.box);
       }, hit);
       return go_on ? Step::Descend : Step::Stop;
