@@ -625,6 +625,18 @@ TEST(Build, RebuildOverANewWorld2DDouble) { check_rebuild<2, double>(62, 1e6); }
 TEST(Build, RebuildOverANewWorld3DFloat) { check_rebuild<3, float>(63, 100); }
 TEST(Build, RebuildOverANewWorld3DDouble) { check_rebuild<3, double>(64, 1e-3); }
 
+// A square window of side half * 10^u, u uniform in [min_exponent, 0.3], centred anywhere in the world.
+template <int D, class S>
+Box<D, S> random_window(Scene<D, S>& scene, double half, double min_exponent) {
+  const double side = half * std::pow(10.0, scene.real(min_exponent, 0.3));
+  Box<D, S> window;
+  for (int i = 0; i < D; ++i) {
+    window.min[i] = S(scene.real(-half - side / 2, half - side / 2));
+    window.max[i] = S(double(window.min[i]) + side);
+  }
+  return window;
+}
+
 // After a build each subtree's entries are one run, which a window holding the whole subtree reports without
 // visiting its nodes. Every kind of change is followed by windows of every size, with and without a layer mask.
 template <int D, class S>
@@ -642,12 +654,7 @@ void check_whole_subtrees_after_changes(std::uint32_t seed, double half) {
       tree.validate();
       for (int q = 0; q < 40; ++q) {
         // Windows from a hundredth of the world to all of it and beyond.
-        const double side = half * std::pow(10.0, scene.real(-2, 0.3));
-        Box<D, S> window;
-        for (int i = 0; i < D; ++i) {
-          window.min[i] = S(scene.real(-half - side / 2, half - side / 2));
-          window.max[i] = S(double(window.min[i]) + side);
-        }
+        const Box<D, S> window = random_window(scene, half, -2);
         const std::uint32_t mask = q % 2 == 0 ? ~0u : 1u << (scene.bits() % 3);
         std::multiset<int> got, want;
         tree.query(window, [&](const int& v) { got.insert(v); }, mask);
@@ -725,12 +732,7 @@ void check_subtrees_by_id(std::uint32_t seed, double half) {
       SCOPED_TRACE("after " + after);
       tree.validate();
       for (int q = 0; q < 30; ++q) {
-        const double side = half * std::pow(10.0, scene.real(-1.5, 0.3));
-        Box<D, S> window;
-        for (int i = 0; i < D; ++i) {
-          window.min[i] = S(scene.real(-half - side / 2, half - side / 2));
-          window.max[i] = S(double(window.min[i]) + side);
-        }
+        const Box<D, S> window = random_window(scene, half, -1.5);
         for (std::uint32_t mask : {~0u, 1u, 3u, 6u, 2u}) {
           std::multiset<int> got, want;
           tree.query(window, [&](Handle h, const int& v) {
