@@ -268,11 +268,11 @@ class NodeStore {
     id_order_ = id_order_ && !several_;
   }
   // True while packed() and every entry lies at the index of its id (one entry an object): the objects of a
-  // subtree are then the ids subtree_first(n) .. + count(n), in order, and a walk can name them without reading
+  // subtree are then the ids first_index(n) .. + count(n), in order, and a walk can name them without reading
   // their entries.
   bool entries_in_id_order() const noexcept { return packed_ && id_order_; }
-  // Where n's subtree starts in the array. Only while packed().
-  std::uint32_t subtree_first(std::uint32_t n) const noexcept { return nodes_[n].first; }
+  // The index in the entry array of n's first entry; while packed(), also of its subtree's first.
+  std::uint32_t first_index(std::uint32_t n) const noexcept { return nodes_[n].first; }
   // Every layer an entry of n's subtree is in, and perhaps more (the union kept for the walks' gate).
   std::uint32_t subtree_layers(std::uint32_t n) const noexcept { return nodes_[n].layers; }
 

@@ -39,8 +39,8 @@ void validate_tree(const TreeCore<D, S>& core, const Records& records) {
             (!store.entries(n).empty() && store.entries(n).data() != cursor))
           fail(at + "packed, but its entries are not where the pre-order run has reached");
         if (store.entries_in_id_order())
-          for (const auto& e : store.entries(n))
-            if (e.id != static_cast<std::size_t>(&e - store.subtree_entries(0).data()))
+          for (std::uint32_t k = 0; k < store.entries(n).size(); ++k)
+            if (store.entries(n)[k].id != store.first_index(n) + k)
               fail(at + "its entries are said to lie at the indices of their ids, but one does not");
         cursor += store.entries(n).size();
       }

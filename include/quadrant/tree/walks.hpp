@@ -106,7 +106,7 @@ bool report_subtree(const NodeStore<D, S>& store, std::uint32_t top, std::uint32
     // layer): the objects are named without reading their entries. Reporting reads the caller's records, which
     // then lie in the same order; the entries' boxes, three quarters of their bytes, are not needed.
     if (store.entries_in_id_order() && (store.subtree_layers(top) & ~layers) == 0) {
-      const std::uint32_t first = store.subtree_first(top), last = first + store.count(top);
+      const std::uint32_t first = store.first_index(top), last = first + store.count(top);
       for (std::uint32_t id = first; id < last; ++id) {
         if (!hit.by_id(id)) {
           st.hits += id + 1 - first;
@@ -170,10 +170,8 @@ void query_walk(P, const TreeCore<D, S>& core, const Shape& query_shape, std::ui
       const auto entries = store.entries(n);
       if constexpr (takes_ids<Hit>) {
         // The hits' records are loaded while their entries are tested, not after.
-        if (store.entries_in_id_order() && !entries.empty()) {
-          const auto first = static_cast<std::uint32_t>(entries.data() - store.subtree_entries(0).data());
-          hit.fetch(first, first + static_cast<std::uint32_t>(entries.size()));
-        }
+        if (store.entries_in_id_order() && !entries.empty())
+          hit.fetch(store.first_index(n), store.first_index(n) + static_cast<std::uint32_t>(entries.size()));
       }
       const bool go_on = report_entries(entries, layers, st, [&](const auto& e) {
         return overlaps(shape, e.box);
