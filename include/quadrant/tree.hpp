@@ -503,9 +503,7 @@ class Tree {
     QueryStats st;
     auto by_id = [&](std::uint32_t id) { return detail::report_hit(fn, handle_of(id), *records_[id].value); };
     auto fetch = [&](std::uint32_t first, std::uint32_t last) {
-      constexpr std::uint32_t kPerLine = std::max<std::uint32_t>(1, 64 / sizeof(Record));
-      for (std::uint32_t id = first; id < last; id += kPerLine) detail::prefetch(records_.data() + id);
-      detail::prefetch(records_.data() + (last - 1));
+      detail::prefetch_range(records_.data() + first, records_.data() + last);
     };
     auto hit = detail::EntryOrIdHit{[&](const stored_entry& e) { return by_id(e.id); }, by_id, fetch};
     detail::with_placement(core_.config().placement,
