@@ -556,12 +556,16 @@ class Tree {
   PairStats pairs(std::vector<std::pair<Handle, Handle>>& out, unsigned threads = 1, std::uint32_t layers = ~0u) const {
     out.clear();
     std::vector<std::uint32_t> tasks;
-    std::vector<std::vector<std::pair<Handle, Handle>>> pieces;
+    // A buffer a cache line, so that the workers filling neighbouring pieces do not write to one line.
+    struct alignas(64) Piece {
+      std::vector<std::pair<Handle, Handle>> pairs;
+    };
+    std::vector<Piece> pieces;
     std::vector<std::size_t> marks;  // marks[i]: the top piece's output before task i
     const PairStats st = parallel_pairs(
         threads, layers, tasks,
         [&](std::size_t piece, unsigned, const stored_entry& a, const stored_entry& b) {
-          (piece == 0 ? out : pieces[piece - 1]).emplace_back(handle_of(a.id), handle_of(b.id));
+          (piece == 0 ? out : pieces[piece - 1].pairs).emplace_back(handle_of(a.id), handle_of(b.id));
         },
         [&](std::size_t n_tasks) {
           pieces.resize(n_tasks);
@@ -576,7 +580,7 @@ class Tree {
     std::size_t from = 0;
     for (std::size_t i = 0; i < pieces.size(); ++i) {
       out.insert(out.end(), top.begin() + static_cast<std::ptrdiff_t>(from), top.begin() + static_cast<std::ptrdiff_t>(marks[i]));
-      out.insert(out.end(), pieces[i].begin(), pieces[i].end());
+      out.insert(out.end(), pieces[i].pairs.begin(), pieces[i].pairs.end());
       from = marks[i];
     }
     out.insert(out.end(), top.begin() + static_cast<std::ptrdiff_t>(from), top.end());
@@ -908,6 +912,10 @@ class Tree {
     std::vector<PairStats> stats(threads);
     auto work = [&](unsigned worker) {
       const detail::WalkScope walking(this);
+      // The walk counts into a copy of its own: the workers' entries of `stats` share a cache line, and counting
+      // into them made every box test a write to a line the other worker was writing too (1M boxes, two
+      // threads: no faster than one).
+      PairStats mine;
       try {
         for (std::size_t piece = next++; piece < n_pieces && !failed.load(std::memory_order_relaxed); piece = next++) {
           auto report = [&](const stored_entry& a, const stored_entry& b) {
@@ -916,9 +924,9 @@ class Tree {
           };
           detail::with_placement(core_.config().placement, [&](auto p) {
             if (piece == 0)
-              detail::pairs_walk(p, core_, detail::MaskPairs{layers}, stats[worker], report, 0, split, on_top_task);
+              detail::pairs_walk(p, core_, detail::MaskPairs{layers}, mine, report, 0, split, on_top_task);
             else
-              detail::pairs_walk(p, core_, detail::MaskPairs{layers}, stats[worker], report, tasks[piece - 1], split,
+              detail::pairs_walk(p, core_, detail::MaskPairs{layers}, mine, report, tasks[piece - 1], split,
                                  [](std::uint32_t) {});
           });
         }
@@ -927,6 +935,7 @@ class Tree {
         if (!error) error = std::current_exception();
         failed = true;
       }
+      stats[worker] = mine;
     };
     on_threads(threads, work);
     if (error) std::rethrow_exception(error);
