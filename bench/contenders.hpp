@@ -205,12 +205,14 @@ inline int depth_for(std::size_t n) {
 class QuadrantTree {
  public:
   /// threads > 1: the moves are shared by that many threads (Tree::move(handles, boxes, threads)) and the pairs
-  /// found by Tree::pairs on them (for_each_pair's order, into a buffer).
+  /// found by Tree::pairs on them (for_each_pair's order, into a buffer) or, with `ordered` false, by
+  /// for_each_pair_parallel into a buffer of value pairs per worker (in no set order), read after by the caller's fn.
   /// keep_handles false: a static tree, built once and only queried, keeps no handles (as a user's static level
   /// would not); update, erase and move then do not work. Each object's value is its scene index.
   QuadrantTree(const Box2& world, std::size_t n, quadrant::Placement placement, bool rebuild, unsigned threads = 1,
-               bool keep_handles = true)
-      : tree_(config(world, n, placement)), rebuild_(rebuild), threads_(threads), keep_handles_(keep_handles) {}
+               bool keep_handles = true, bool ordered = true)
+      : tree_(config(world, n, placement)), rebuild_(rebuild), threads_(threads), keep_handles_(keep_handles),
+        ordered_(ordered) {}
 
   static quadrant::Config<2, float> config(const Box2& world, std::size_t n, quadrant::Placement placement) {
     quadrant::Config<2, float> c;
@@ -238,6 +240,16 @@ class QuadrantTree {
 
   template <class Fn>
   void for_each_pair(Fn&& fn) const {
+    if (threads_ > 1 && !ordered_) {
+      if (worker_pairs_.size() < threads_) worker_pairs_.resize(threads_);
+      for (auto& w : worker_pairs_) w.pairs.clear();
+      tree_.for_each_pair_parallel([&](unsigned w, const std::uint32_t& a, const std::uint32_t& b) {
+        worker_pairs_[w].pairs.emplace_back(a, b);
+      }, threads_);
+      for (const auto& w : worker_pairs_)
+        for (const auto& [a, b] : w.pairs) fn(a, b);
+      return;
+    }
     if (threads_ > 1) {
       tree_.pairs(pairs_, threads_);
       for (const auto& [a, b] : pairs_) fn(tree_.value(a), tree_.value(b));
@@ -274,7 +286,13 @@ class QuadrantTree {
   bool rebuild_;
   unsigned threads_;
   bool keep_handles_;
+  bool ordered_;
   mutable std::vector<std::pair<quadrant::Handle, quadrant::Handle>> pairs_;
+  // A worker's buffer a cache line, so that the workers do not write to one line.
+  struct alignas(64) WorkerPairs {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+  };
+  mutable std::vector<WorkerPairs> worker_pairs_;
   std::vector<quadrant::Handle> handles_;
   mutable std::vector<quadrant::Neighbor<float>> scratch_;
 };

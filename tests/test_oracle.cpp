@@ -388,6 +388,29 @@ void check_pairs(const Tree<D, Item, S>& tree, const Oracle<D, S>& oracle, bool 
       std::sort(all.begin(), all.end(), by_index);
       std::sort(sorted_seq.begin(), sorted_seq.end(), by_index);
       EXPECT_TRUE(all == sorted_seq) << "for_each_pair_parallel with " << threads << " threads differs";
+      // The value forms: the same pairs, each handle with its own value.
+      std::vector<IdPair> seq_ids;
+      for (const auto& [a, b] : in_order)
+        seq_ids.emplace_back(std::min(tree.value(a).id, tree.value(b).id), std::max(tree.value(a).id, tree.value(b).id));
+      std::sort(seq_ids.begin(), seq_ids.end());
+      std::vector<std::vector<IdPair>> by_value(threads), by_both(threads);
+      std::vector<std::size_t> wrong(threads, 0);
+      const PairStats vst = tree.for_each_pair_parallel([&](unsigned worker, const Item& a, const Item& b) {
+        by_value.at(worker).emplace_back(std::min(a.id, b.id), std::max(a.id, b.id));
+      }, threads);
+      tree.for_each_pair_parallel([&](unsigned worker, Handle ha, const Item& a, Handle hb, const Item& b) {
+        wrong.at(worker) += !(tree.value(ha) == a) + !(tree.value(hb) == b);
+        by_both.at(worker).emplace_back(std::min(a.id, b.id), std::max(a.id, b.id));
+      }, threads);
+      for (auto* per_form : {&by_value, &by_both}) {
+        std::vector<IdPair> ids;
+        for (const auto& v : *per_form) ids.insert(ids.end(), v.begin(), v.end());
+        std::sort(ids.begin(), ids.end());
+        EXPECT_TRUE(ids == seq_ids) << "for_each_pair_parallel's value form with " << threads << " threads differs";
+      }
+      EXPECT_EQ(vst.pairs, seq_ids.size());
+      EXPECT_EQ(std::accumulate(wrong.begin(), wrong.end(), std::size_t{0}), 0u)
+          << "for_each_pair_parallel passed a value that is not its handle's";
     }
   }
   SCOPED_TRACE(std::string("for_each_pair with a ") + (bool_form ? "bool" : "void") + " callback" +

@@ -97,17 +97,31 @@ TEST(Threads, TreeReadersAgreeWithOneThread) {
     std::vector<std::vector<std::uint64_t>> got(4);
     on_threads(4, [&](unsigned t) { got[t] = read_everything(tree, handles, t); });
     for (unsigned t = 0; t < 4; ++t) EXPECT_TRUE(got[t] == expected[t]) << "thread " << t;
-    // Two parallel pair walks at once, each with its own workers.
+    // Two parallel pair walks at once, each with its own workers; the second reads the values in its workers.
     std::vector<std::size_t> counts(2);
+    std::vector<long long> sums(2);
     on_threads(2, [&](unsigned t) {
       std::vector<std::size_t> per(3);
-      tree.for_each_pair_parallel([&](unsigned w, Handle, Handle) { ++per[w]; }, 3);
+      std::vector<long long> sum(3);
+      if (t == 0)
+        tree.for_each_pair_parallel([&](unsigned w, Handle, Handle) { ++per[w]; }, 3);
+      else
+        tree.for_each_pair_parallel([&](unsigned w, const int& a, const int& b) {
+          ++per[w];
+          sum[w] += a * 3001LL + b;
+        }, 3);
       for (std::size_t n : per) counts[t] += n;
+      for (long long v : sum) sums[t] += v;
     });
     std::size_t one = 0;
-    tree.for_each_pair([&](Handle, Handle) { ++one; });
+    long long one_sum = 0;
+    tree.for_each_pair([&](const int& a, const int& b) {
+      ++one;
+      one_sum += a * 3001LL + b;
+    });
     EXPECT_EQ(counts[0], one);
     EXPECT_EQ(counts[1], one);
+    EXPECT_EQ(sums[1], one_sum);
   }
 }
 

@@ -533,7 +533,10 @@ class Tree {
   /// for_each_pair split over `threads` threads: this one and threads - 1 started for the call (0: one per
   /// hardware thread). fn(unsigned worker, Handle a, Handle b) is called once for every pair, by workers 0 ..
   /// threads - 1 at the same time, so it must be safe to call concurrently — append to a buffer of its own per
-  /// worker, say; it returns void. The order is unspecified (pairs() gives for_each_pair's order). The walk is cut
+  /// worker, say; it returns void. fn may instead take the values, (unsigned worker, const T& a, const T& b), or
+  /// both, (unsigned worker, Handle a, const T& a, Handle b, const T& b): the values are then read by the workers,
+  /// where a caller looking them up afterwards would read every pair's records on one thread. The order is
+  /// unspecified (pairs() gives for_each_pair's order). The walk is cut
   /// into pieces at the shallowest depth with 8 nodes per thread, and idle workers take the next piece, so the
   /// split follows the work; a tree with fewer nodes runs on this thread alone. If fn throws, the workers stop and
   /// the first exception is rethrown. The tree must not change meanwhile; allocates per call (the threads, the
@@ -543,9 +546,23 @@ class Tree {
     std::vector<std::uint32_t> tasks;
     return parallel_pairs(threads, layers, tasks, [&](std::size_t, unsigned worker, const stored_entry& a,
                                                       const stored_entry& b) {
-      static_assert(std::is_void_v<std::invoke_result_t<Fn&, unsigned, Handle, Handle>>,
-                    "quadrant: for_each_pair_parallel's callback takes (unsigned worker, Handle, Handle) and returns void");
-      fn(worker, handle_of(a.id), handle_of(b.id));
+      if constexpr (std::is_invocable_v<Fn&, unsigned, Handle, Handle>) {
+        static_assert(std::is_void_v<std::invoke_result_t<Fn&, unsigned, Handle, Handle>>,
+                      "quadrant: for_each_pair_parallel's callback returns void");
+        fn(worker, handle_of(a.id), handle_of(b.id));
+      } else if constexpr (std::is_invocable_v<Fn&, unsigned, Handle, const T&, Handle, const T&>) {
+        static_assert(std::is_void_v<std::invoke_result_t<Fn&, unsigned, Handle, const T&, Handle, const T&>>,
+                      "quadrant: for_each_pair_parallel's callback returns void");
+        fn(worker, handle_of(a.id), *records_[a.id].value, handle_of(b.id), *records_[b.id].value);
+      } else if constexpr (std::is_invocable_v<Fn&, unsigned, const T&, const T&>) {
+        static_assert(std::is_void_v<std::invoke_result_t<Fn&, unsigned, const T&, const T&>>,
+                      "quadrant: for_each_pair_parallel's callback returns void");
+        fn(worker, *records_[a.id].value, *records_[b.id].value);
+      } else {
+        static_assert(detail::always_false<Fn>,
+                      "quadrant: for_each_pair_parallel's callback takes (unsigned worker, Handle, Handle), (unsigned "
+                      "worker, const T&, const T&) or (unsigned worker, Handle, const T&, Handle, const T&)");
+      }
     }, [](std::size_t) {});
   }
 
