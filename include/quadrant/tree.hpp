@@ -546,18 +546,17 @@ class Tree {
     std::vector<std::uint32_t> tasks;
     return parallel_pairs(threads, layers, tasks, [&](std::size_t, unsigned worker, const stored_entry& a,
                                                       const stored_entry& b) {
+      auto call = [&](const auto&... args) {
+        static_assert(std::is_void_v<decltype(fn(worker, args...))>,
+                      "quadrant: for_each_pair_parallel's callback returns void");
+        fn(worker, args...);
+      };
       if constexpr (std::is_invocable_v<Fn&, unsigned, Handle, Handle>) {
-        static_assert(std::is_void_v<std::invoke_result_t<Fn&, unsigned, Handle, Handle>>,
-                      "quadrant: for_each_pair_parallel's callback returns void");
-        fn(worker, handle_of(a.id), handle_of(b.id));
+        call(handle_of(a.id), handle_of(b.id));
       } else if constexpr (std::is_invocable_v<Fn&, unsigned, Handle, const T&, Handle, const T&>) {
-        static_assert(std::is_void_v<std::invoke_result_t<Fn&, unsigned, Handle, const T&, Handle, const T&>>,
-                      "quadrant: for_each_pair_parallel's callback returns void");
-        fn(worker, handle_of(a.id), *records_[a.id].value, handle_of(b.id), *records_[b.id].value);
+        call(handle_of(a.id), *records_[a.id].value, handle_of(b.id), *records_[b.id].value);
       } else if constexpr (std::is_invocable_v<Fn&, unsigned, const T&, const T&>) {
-        static_assert(std::is_void_v<std::invoke_result_t<Fn&, unsigned, const T&, const T&>>,
-                      "quadrant: for_each_pair_parallel's callback returns void");
-        fn(worker, *records_[a.id].value, *records_[b.id].value);
+        call(*records_[a.id].value, *records_[b.id].value);
       } else {
         static_assert(detail::always_false<Fn>,
                       "quadrant: for_each_pair_parallel's callback takes (unsigned worker, Handle, Handle), (unsigned "
