@@ -7,9 +7,10 @@
 // drifts more than skin / 2 from it. Let reach(W) = view_radius + hysteresis + skin (+ kUnderflowReach, below).
 // Invariant, between ticks:
 // cand[W] holds one entry for every eligible target T (a marker whose layers share a bit with W's) whose anchor lies
-// within reach(W) of W's anchor (in_range, with a rounding tolerance), and nothing else; rcand[T] names every watcher
-// holding an entry of T, and may name others (see aoi/links.hpp: removing a watcher from a long reverse list would
-// cost a search, so the lists are cleaned in passes instead). Every position is within skin / 2 of its anchor, so
+// within reach(W) of W's anchor (in_range, with a rounding tolerance), and nothing else; every watcher holding an
+// entry of T is named in rcand[T] or, where that follows from the geometry, in cand[T] itself, and the two may
+// name others (see aoi/links.hpp: removing a watcher from a long reverse list would cost a search, so the lists are
+// cleaned in passes instead). Every position is within skin / 2 of its anchor, so
 // every T within view_radius + hysteresis of W has an entry: a tick tests only the candidates, and only of the
 // watchers whose neighbourhood changed. An entry carries the seen bit (W saw T at the last tick): the relation lives
 // in the lists. During a tick a list may also hold entries out of reach — stale ones (targets that left the

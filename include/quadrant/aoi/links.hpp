@@ -13,8 +13,11 @@
 // back): it then names itself in the target's reverse list again (relink_kept_target).
 // An entity re-anchors at most once a tick, and relinks its own list itself.
 //
-// Reverse lists are supersets: rcand[t] names every watcher holding an entry of t that is neither stale nor left
-// behind, and may name others, some twice. Nothing searches a list to take an entry out (with a few hundred entries
+// Reverse lists are supersets: every watcher w holding an entry of t that is neither stale nor left behind is named
+// in rcand[t], or, when implied(w, t) (world.hpp: w also marks, t also watches, and w's reach is no longer than
+// t's, so that w in reach of t's anchor follows), in t's own list, which holds w; the two may name others, some
+// twice. A world of equal radii where every entity is Both keeps its reverse lists empty: they held as many
+// entries as the candidate lists. Nothing searches a list to take an entry out (with a few hundred entries
 // per list, those searches were a fifth of a tick where entities re-anchor often): a re-anchoring marker rewrites
 // its own reverse list in the pass it makes anyway, link_watcher cleans a reverse list when it fills, and a watcher
 // drops its left-behind entries in the pass evaluate() makes anyway. Which watchers held s before s re-anchors is
@@ -33,10 +36,9 @@
 namespace quadrant {
 
 // Moves the entity's anchor to its position, updates its tree entries and relinks both of its lists: by
-// relink_drift when only the position changed (drift_only), else by relink. old_layers: its layers before this
-// tick's changes (equal to the current ones when drift_only).
+// relink_drift when only the position changed (drift_only), else by relink.
 template <class S>
-void AoiWorld<S>::reanchor(std::uint32_t s, bool drift_only, bool added, std::uint32_t old_layers) {
+void AoiWorld<S>::reanchor(std::uint32_t s, bool drift_only, bool added) {
   using namespace detail::aoi;
   Cold& c = cold_[s];
   ++reanchors_since_renumber_;
@@ -62,17 +64,12 @@ void AoiWorld<S>::reanchor(std::uint32_t s, bool drift_only, bool added, std::ui
   }
   const bool watcher = is_watcher(s);
   place_range(s);
-  if (!watcher) {
-    // A watcher no more: evaluate() reports the Leave of the pairs it saw, and empties the list.
-    unlink_targets(s);
-    if (c.seen_count == 0) cand_.clear(s);
-  }
   if (hot_[s].marker_layers == 0) rcand_.clear(s);  // its watchers drop its entries in evaluate()
   if (watcher) min_reach_ = std::min(min_reach_, an.reach);
   if (drift_only)
     relink_drift(s, old);
   else
-    relink(s, old, old_layers, added);
+    relink(s, added);
 }
 
 // Where a drifting entity re-anchors: at its position, or ahead of it when it has been moving straight. An entity
@@ -146,6 +143,32 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
   const std::uint32_t layers = cold_[s].layers;
   const std::uint32_t held_target = next_stamp(), held_watcher = next_stamp();
   const Anchor& an = anchors_[s];
+  // Marker side first, while s's own list (which names the watchers w with implied(w, s)) is as it was. A watcher
+  // that held s and still has it in reach stays named (in rcand[s], unless implied: then s's list keeps it, below)
+  // and is stamped, so that a second naming and the crescent pass it by; one that held s and lost it leaves its
+  // entry behind; the others drop out.
+  if (marker_layers != 0) {
+    auto meet = [&](std::uint32_t w) {
+      Anchor& aw = anchors_[w];
+      if (aw.stamp == held_watcher) return false;  // named twice
+      // Not holding a live entry of s: it drops out (the crescent below finds it if it gains one).
+      if (!is_watcher(w) || (cold_[w].layers & marker_layers) == 0 || !in_range(aw, old)) return false;
+      if (in_range(aw, an)) {
+        aw.stamp = held_watcher;
+        return !implied(w, s);
+      }
+      leave_behind(w, s);
+      return false;
+    };
+    // Nothing here adds to a list: the pointers stay valid.
+    std::uint32_t* const rc = rcand_.data(s);
+    std::uint32_t kept = 0;
+    for (std::uint32_t i = 0; i < rcand_.size(s); ++i)
+      if (meet(rc[i])) rc[kept++] = rc[i];
+    rcand_.shrink(s, kept);
+    // A watcher in s's list held s without being named in rcand[s] only with implied(w, s).
+    for (const std::uint32_t* e = cand_.begin(s); e != cand_.end(s); ++e) meet(*e & kSlotMask);
+  }
   if (watcher) {
     std::uint32_t* const list = cand_.data(s);
     const std::uint32_t n = cand_.size(s);
@@ -155,7 +178,7 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
       if ((hot_[t].marker_layers & layers) != 0 && in_range(s, t)) {
         anchors_[t].target_stamp = held_target;
         list[k++] = e & ~kStaleBit;
-        relink_kept_target(s, old, layers, t);  // a drift leaves the layers as they were
+        relink_kept_target(s, old, t);
       } else if ((e & kSeenBit) != 0) {
         list[k++] = e | kStaleBit;
         ++stale;
@@ -165,23 +188,6 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
     cand_.shrink(s, k);
     cold_[s].stale_count = stale;
   }
-  // Nothing below adds to a watcher list before the shrink: rc stays valid.
-  std::uint32_t* const rc = rcand_.data(s);
-  std::uint32_t kept = 0;
-  for (std::uint32_t i = 0; i < rcand_.size(s); ++i) {
-    const std::uint32_t w = rc[i];
-    const Anchor& aw = anchors_[w];
-    if (aw.stamp == held_watcher) continue;  // named twice
-    // Not holding a live entry of s: it drops out (the crescent below finds it if it gains one).
-    if (!is_watcher(w) || (cold_[w].layers & marker_layers) == 0 || !in_range(aw, old)) continue;
-    if (in_range(aw, an)) {
-      anchors_[w].stamp = held_watcher;
-      rc[kept++] = w;
-    } else {
-      leave_behind(w, s);
-    }
-  }
-  rcand_.shrink(s, kept);
 
   const double half = std::max(watcher ? an.reach : 0.0, marker_layers != 0 ? big_reach_ : 0.0);
   // Pairs within keep of the old anchor were in reach of it: as targets (keep <= the old reach) and as watchers
@@ -199,7 +205,7 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
   auto gain_watcher = [&](std::uint32_t w) {
     anchors_[w].stamp = held_watcher;
     give_entry(w, s, may_revive);
-    rcand_.push(s, w);
+    link_watcher(s, w);
     mark_dirty(w);
   };
   bodies_.query(
@@ -225,19 +231,13 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
         marker_layers);
 }
 
-// s keeps its entry of t through a relink. If t re-anchored earlier in this tick, t's relink rebuilt (relink) or
-// re-tested (relink_drift) rcand[t], meeting s as it was before its own re-anchor: its old anchor and reach, and
-// its old layers. t kept s only if s then held an entry of t it could keep: s's old layers sharing a bit with t's
-// marker layers and t in reach of s's old anchor; otherwise t dropped s and left the entry behind (see the file
-// comment). s, keeping the entry with its new values, rejoins rcand[t]. Both tests count: when both ends of a pair
-// change layers in one tick (1 -> 2 on each, say), t's relink finds s's old layers disjoint from its new ones
-// although the pair still holds, and an rcand that misses a holder leaves s unevaluated when t changes next, and
-// lets a later relink of t give s a second entry (a duplicated Enter).
+// s keeps its entry of t through a drift (relink_drift). If t re-anchored earlier in this tick, t's relink met s at
+// its old anchor and kept naming s only if t was in reach of it; otherwise t dropped s (and left the entry behind:
+// see the file comment), and s, keeping the entry from its new anchor, is named for t again. (A relink for a change
+// of radius, mode or layers names s for every target it keeps: its old values may have made t's list name it.)
 template <class S>
-void AoiWorld<S>::relink_kept_target(std::uint32_t s, const Anchor& old, std::uint32_t old_layers, std::uint32_t t) {
-  if (anchors_[t].anchor_tick == tick_no_ &&
-      ((old_layers & hot_[t].marker_layers) == 0 || !in_range(old, anchors_[t])))
-    link_watcher(t, s);
+void AoiWorld<S>::relink_kept_target(std::uint32_t s, const Anchor& old, std::uint32_t t) {
+  if (anchors_[t].anchor_tick == tick_no_ && !in_range(old, anchors_[t])) link_watcher(t, s);
 }
 
 // w gains an entry of s. If s got a stale entry somewhere at this tick (may_revive), w's may be one: it revives
@@ -247,17 +247,20 @@ void AoiWorld<S>::give_entry(std::uint32_t w, std::uint32_t s, bool may_revive) 
   if (!(may_revive && cold_[w].stale_count != 0 && set_stale(w, s, false))) cand_.push(w, s);
 }
 
-// Names w in rcand[t]. A full list is cleaned before it grows: it keeps the watchers that can hold a live entry of t
-// (eligible, in reach), each once — never dropping one that holds one (a live entry is eligible and in reach), so
-// the list stays a superset — and grows only if that left it more than half full. Amortised O(1) per call.
+// w, which holds an entry of t, is named for t: in rcand[t], unless implied(w, t) (t's own list holds w: see the
+// file comment). A full rcand is cleaned before it grows: it keeps the watchers that can hold a live entry of t
+// (eligible, in reach) without implied, each once — never dropping one it must name (a live entry is eligible and in
+// reach), so the list stays a superset — and grows only if that left it more than half full. Amortised O(1) per
+// call.
 template <class S>
 void AoiWorld<S>::link_watcher(std::uint32_t t, std::uint32_t w) {
+  if (implied(w, t)) return;
   const std::uint32_t cap = rcand_.capacity(t);
   if (rcand_.size(t) == cap && cap >= 16) {
     const std::uint32_t marker_layers = hot_[t].marker_layers;
     std::uint32_t* const first = rcand_.data(t);
     std::uint32_t* last = std::remove_if(first, first + cap, [&](std::uint32_t v) {
-      return !(is_watcher(v) && (cold_[v].layers & marker_layers) != 0 && in_range(v, t));
+      return !(is_watcher(v) && (cold_[v].layers & marker_layers) != 0 && in_range(v, t)) || implied(v, t);
     });
     std::sort(first, last);
     last = std::unique(first, last);
@@ -313,14 +316,31 @@ void AoiWorld<S>::place_range(std::uint32_t s) {
 //   stale); new ones get an entry; old ones not found keep a left-behind or ineligible entry and look again at this
 //   tick. The reverse list is rebuilt exactly.
 template <class S>
-void AoiWorld<S>::relink(std::uint32_t s, const Anchor& old, std::uint32_t old_layers, bool added) {
+void AoiWorld<S>::relink(std::uint32_t s, bool added) {
   using namespace detail::aoi;
   const bool watcher = is_watcher(s);
   const std::uint32_t marker_layers = hot_[s].marker_layers;
-  if (!watcher && marker_layers == 0) return;
-  const std::uint32_t layers = cold_[s].layers;
   const std::uint32_t seen = next_stamp(), unseen = next_stamp(), listed = next_stamp(), unlisted = next_stamp();
   const std::uint32_t again = next_stamp();
+  // The watchers holding s, found before s's own list (which names some of them) changes. A marker no more needs
+  // none: its watchers drop their entries as ineligible.
+  old_watchers_.clear();
+  if (!added && marker_layers != 0)  // a new slot is in no list
+    for_each_named(s, [&](std::uint32_t w) {
+      Anchor& aw = anchors_[w];
+      if (aw.stamp == listed || aw.stamp == unlisted) return;
+      const bool holds = find_masked(cand_.data(w), cand_.size(w), s, kSlotMask) != cand_.size(w);
+      aw.stamp = holds ? listed : unlisted;
+      if (holds) old_watchers_.push_back(w);
+    });
+  rcand_.clear(s);
+  if (!watcher) {
+    // A watcher no more: evaluate() reports the Leave of the pairs it saw, and empties the list.
+    unlink_targets(s);
+    if (cold_[s].seen_count == 0) cand_.clear(s);
+    if (marker_layers == 0) return;
+  }
+  const std::uint32_t layers = cold_[s].layers;
   scratch_.clear();
   if (watcher) {
     for (const std::uint32_t* e = cand_.begin(s); e != cand_.end(s); ++e) {
@@ -330,16 +350,6 @@ void AoiWorld<S>::relink(std::uint32_t s, const Anchor& old, std::uint32_t old_l
     cand_.clear(s);
     cold_[s].stale_count = 0;
   }
-  old_watchers_.clear();
-  if (!added)  // a new slot is in no list
-    for (const std::uint32_t w : std::span(rcand_.begin(s), rcand_.size(s))) {
-      Anchor& aw = anchors_[w];
-      if (aw.stamp == listed || aw.stamp == unlisted) continue;
-      const bool holds = find_masked(cand_.data(w), cand_.size(w), s, kSlotMask) != cand_.size(w);
-      aw.stamp = holds ? listed : unlisted;
-      if (holds) old_watchers_.push_back(w);
-    }
-  rcand_.clear(s);
   // Only a target given a stale entry at this tick can have one to revive (stale entries never outlive a tick).
   const bool may_revive = cold_[s].stale_tick == tick_no_;
   std::size_t kept_targets = 0, kept_watchers = 0;
@@ -351,7 +361,8 @@ void AoiWorld<S>::relink(std::uint32_t s, const Anchor& old, std::uint32_t old_l
     if (st == seen || st == unseen) {
       ++kept_targets;
       cand_.push(s, st == seen ? t | kSeenBit : t);
-      relink_kept_target(s, old, old_layers, t);
+      // s's radius, mode or layers changed: t's own list may have named s, and may not now.
+      link_watcher(t, s);
     } else {
       cand_.push(s, t);
       link_watcher(t, s);
@@ -361,7 +372,7 @@ void AoiWorld<S>::relink(std::uint32_t s, const Anchor& old, std::uint32_t old_l
     const std::uint32_t st = anchors_[w].stamp;
     if (st == again) return;
     anchors_[w].stamp = again;
-    rcand_.push(s, w);
+    link_watcher(s, w);
     if (st == listed) {
       ++kept_watchers;
       if (may_revive && cold_[w].stale_count != 0) set_stale(w, s, false);

@@ -134,9 +134,6 @@ void AoiWorld<S>::apply(std::uint32_t s, bool all_dirty) {
   if (!all_dirty && hot_[s].marker_layers != 0) mark_watchers_of(s);
   c.path += std::sqrt(dist2(hot_[s].pos, c.next_pos));
   hot_[s].pos = c.next_pos;
-  // The layers it had until now: other entities relinked earlier in this tick met it with them (see
-  // relink_kept_target).
-  const std::uint32_t old_layers = c.layers;
   bool rebuild = false;
   if ((f & kChanged) != 0) {
     c.view_radius = c.next_view_radius;
@@ -154,7 +151,7 @@ void AoiWorld<S>::apply(std::uint32_t s, bool all_dirty) {
     rebuild = true;
   }
   if (rebuild || dist2(hot_[s].pos, anchors_[s].at) > sq(skin_ / 2))
-    reanchor(s, !rebuild, (f & kAdded) != 0, old_layers);
+    reanchor(s, !rebuild, (f & kAdded) != 0);
   if (is_watcher(s) || c.seen_count != 0) mark_dirty(s);
 }
 
@@ -168,7 +165,7 @@ void AoiWorld<S>::mark_dirty(std::uint32_t w) {
 
 template <class S>
 void AoiWorld<S>::mark_watchers_of(std::uint32_t t) {
-  for (const std::uint32_t* w = rcand_.begin(t); w != rcand_.end(t); ++w) mark_dirty(*w);
+  for_each_named(t, [&](std::uint32_t w) { mark_dirty(w); });
 }
 
 template <class S>

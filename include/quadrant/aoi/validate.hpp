@@ -54,15 +54,21 @@ void AoiWorld<S>::validate() const {
             !std::binary_search(targets.begin(), targets.end(), t))
           fail(who + ": target " + std::to_string(cold_[t].id) + " in reach has no entry");
   }
-  // Reverse lists: a superset of the holders (they may name other watchers, and some twice).
+  // Reverse lists: every holder w of t is named in rcand[t], or, with implied(w, t), in t's own list (they may name
+  // other watchers, and some twice).
   for (std::uint32_t t = 0; t < n; ++t) {
     if ((cold_[t].flags & kLive) == 0) continue;
     const std::string whose = "rcand of " + std::to_string(cold_[t].id);
-    std::vector<std::uint32_t> named(rcand_.begin(t), rcand_.end(t));
+    std::vector<std::uint32_t> named(rcand_.begin(t), rcand_.end(t)), own;
+    for (const std::uint32_t* e = cand_.begin(t); e != cand_.end(t); ++e) own.push_back(*e & kSlotMask);
     std::sort(named.begin(), named.end());
+    std::sort(own.begin(), own.end());
     if (!named.empty() && named.back() >= n) fail(whose + " names no slot");
-    for (std::uint32_t w : holders[t])
-      if (!std::binary_search(named.begin(), named.end(), w)) fail(whose + " misses watcher " + std::to_string(cold_[w].id));
+    for (std::uint32_t w : holders[t]) {
+      const bool in_own = std::binary_search(own.begin(), own.end(), w);
+      if (implied(w, t) ? !in_own : !std::binary_search(named.begin(), named.end(), w))
+        fail(whose + " misses watcher " + std::to_string(cold_[w].id));
+    }
   }
   if (live != live_count_) fail("live count");
   if (pairs != pair_count_) fail("pair count");

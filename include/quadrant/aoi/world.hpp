@@ -210,11 +210,11 @@ class AoiWorld {
   void for_each_watcher(std::uint64_t target, Fn&& fn) const {
     const std::uint32_t s = known(target, "for_each_watcher");
     Buffer buf;
-    for (const std::uint32_t w : std::span(rcand_.begin(s), rcand_.size(s))) {
+    for_each_named(s, [&](std::uint32_t w) {
       const std::size_t i = detail::aoi::find_masked(cand_.begin(w), cand_.size(w), s, kSlotMask);
       if (i != cand_.size(w) && (cand_.begin(w)[i] & (kSeenBit | kStaleBit)) == kSeenBit) buf.get().push_back(ids_[w]);
-    }
-    deliver(buf, fn);  // sorts and drops the duplicates of rcand
+    });
+    deliver(buf, fn);  // sorts and drops the duplicates
   }
 
   /// Calls fn(std::uint64_t id) for each entity in `layers` (sharing a bit with the mask) whose body — the box of
@@ -382,17 +382,17 @@ class AoiWorld {
   void run_tick();
   void choose_skin();
   void apply(std::uint32_t s, bool all_dirty);
-  void reanchor(std::uint32_t s, bool drift_only, bool added, std::uint32_t old_layers);
+  void reanchor(std::uint32_t s, bool drift_only, bool added);
   void relink_drift(std::uint32_t s, const Anchor& old);
   Vec<2, S> lead_anchor(std::uint32_t s) const;
   void place_range(std::uint32_t s);
-  void relink(std::uint32_t s, const Anchor& old, std::uint32_t old_layers, bool added);
+  void relink(std::uint32_t s, bool added);
   void unlink_targets(std::uint32_t w);
   bool set_stale(std::uint32_t w, std::uint32_t t, bool stale);
   void link_watcher(std::uint32_t t, std::uint32_t w);
   void give_entry(std::uint32_t w, std::uint32_t s, bool may_revive);
   void leave_behind(std::uint32_t w, std::uint32_t t);
-  void relink_kept_target(std::uint32_t s, const Anchor& old, std::uint32_t old_layers, std::uint32_t t);
+  void relink_kept_target(std::uint32_t s, const Anchor& old, std::uint32_t t);
   void mark_dirty(std::uint32_t w);
   void mark_watchers_of(std::uint32_t t);
   void evaluate(std::uint32_t w);
@@ -442,6 +442,20 @@ class AoiWorld {
     return (cold_[s].flags & detail::aoi::kLive) != 0 && (cold_[s].flags & detail::aoi::kDying) == 0 &&
            detail::aoi::watches(cold_[s].mode) && cold_[s].layers != 0;
   }
+  // Whether watcher w holding an entry of t implies that t holds one of w, so that t's own list names w and
+  // rcand[t] need not: w also marks and t also watches (t marks, as w holds it; the layer test is then the same both
+  // ways), and w's reach is no longer than t's (in_range(w, t) then implies in_range(t, w): the test is symmetric in
+  // the anchors and their tolerances). A world of equal radii, every entity Both, keeps no reverse lists.
+  bool implied(std::uint32_t w, std::uint32_t t) const {
+    return hot_[w].marker_layers != 0 && is_watcher(w) && is_watcher(t) && anchors_[w].reach <= anchors_[t].reach;
+  }
+  // Calls fn(w) for every watcher named for t: the entries of t's own list (a superset of the watchers w with
+  // implied(w, t) that hold t) and rcand[t]; some may be named twice, some may not hold t.
+  template <class Fn>
+  void for_each_named(std::uint32_t t, Fn&& fn) const {
+    for (const std::uint32_t* e = cand_.begin(t); e != cand_.end(t); ++e) fn(*e & kSlotMask);
+    for (const std::uint32_t* w = rcand_.begin(t); w != rcand_.end(t); ++w) fn(*w);
+  }
 
   AoiSettings<S> settings_;
   double skin_;
@@ -466,7 +480,9 @@ class AoiWorld {
   // Per watcher: candidate targets (exact between ticks, see core.hpp), each a slot with kSeenBit set when the
   // watcher saw it at the last tick — the relation itself lives here.
   detail::aoi::ListArena cand_;
-  detail::aoi::ListArena rcand_;  // per marker: the watchers holding an entry of it (superset)
+  // Per marker t: the watchers w holding an entry of t without implied(w, t) (a superset: see links.hpp); those with
+  // it are in t's own list.
+  detail::aoi::ListArena rcand_;
   std::vector<std::uint32_t> free_;                // slots to reuse
   std::vector<std::uint32_t> pending_;             // slots with recorded mutations
   std::vector<std::uint32_t> order_;               // live slots in ascending id order (events are in id order)
