@@ -171,7 +171,7 @@ class ListArena {
   void shrink(std::uint32_t s, std::uint32_t n) noexcept { spans_[s].size = n; }
   std::uint32_t capacity(std::uint32_t s) const noexcept { return spans_[s].cap; }
   void push(std::uint32_t s, std::uint32_t v) {
-    if (spans_[s].size == spans_[s].cap) grow(s, spans_[s].cap < 8 ? 8 : spans_[s].cap * 2);
+    if (spans_[s].size == spans_[s].cap) grow(s, spans_[s].cap + spans_[s].cap / 4 + 8);
     Span& sp = spans_[s];
     items_[sp.begin + sp.size++] = v;
   }
@@ -191,10 +191,11 @@ class ListArena {
   struct Span {
     std::uint32_t begin = 0, size = 0, cap = 0;
   };
-  // A list that outgrows its room moves to the end of the array, into the array's spare room; when that is used
-  // up, the array is repacked. The array never grows by the vector's doubling: right after a repack that doubled
-  // it, and lists and spare room together held 2.5 times the entries (a world of runners at 10k, 1.9 KB an entity
-  // in candidate lists for 0.75 KB of entries).
+  // A list that outgrows its room moves to the end of the array, into the array's spare room, with a quarter more
+  // room (doubling it, each move took twice the list's size of the spare room, and the spare room had to be
+  // twice as large for as few repacks); when that is used up, the array is repacked. The array never grows by the
+  // vector's doubling: right after a repack that doubled it, and lists and spare room together held 2.5 times the
+  // entries (a world of runners at 10k, 1.9 KB an entity in candidate lists for 0.75 KB of entries).
   void grow(std::uint32_t s, std::uint32_t cap) {
     Span& sp = spans_[s];
     const std::size_t at = items_.size();
@@ -210,19 +211,21 @@ class ListArena {
     }
     sp.cap = cap;
   }
-  // Copies every list, in slot order, into a new array that replaces the old one: each list with a quarter of room
+  // Copies every list, in slot order, into a new array that replaces the old one: each list with an eighth of room
   // to grow. A repack made by list `grown` outgrowing the array gives that list room for `grown_cap` entries at
-  // least and the array a quarter of spare room for lists that outgrow theirs (an eighth made a repack every few
-  // dozen ticks of a random walk at 10k, a tick of 3-4 times the median); a renumbering packs the lists tight. The
-  // old array is freed rather than kept for the next repack: it is as large as every list together.
+  // least and the array an eighth of spare room for lists that outgrow theirs; a renumbering packs the lists with
+  // no spare room. With lists that moved by doubling, an eighth of spare room made a repack every few dozen ticks
+  // of a random walk at 10k (a tick of 3-4 times the median); moving with a quarter more room, 200 ticks there
+  // made none (bench_peers --only aoi; 1.7 KB an entity after them, 2.0 with a quarter of room and spare room).
+  // The old array is freed rather than kept for the next repack: it is as large as every list together.
   void repack(std::uint32_t grown = ~0u, std::uint32_t grown_cap = 0) {
     auto room = [&](std::size_t s) {
-      const std::uint32_t size = spans_[s].size, r = size + size / 4 + 2;
+      const std::uint32_t size = spans_[s].size, r = size + size / 8 + 2;
       return s == grown ? std::max(r, grown_cap) : r;
     };
     std::size_t total = 0;
     for (std::size_t s = 0; s < spans_.size(); ++s) total += room(s);
-    const std::size_t spare = grown == ~0u ? 0 : total / 4;
+    const std::size_t spare = grown == ~0u ? 0 : total / 8;
     if (total + spare > 0xffffffffu)
       throw std::length_error("quadrant: aoi: candidate or watcher lists exceed 2^32 entries");
     std::vector<std::uint32_t> packed;
