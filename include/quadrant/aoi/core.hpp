@@ -135,7 +135,6 @@ struct Hot {
 // Everything else about a slot, and the values waiting for the next tick.
 template <class S>
 struct Cold {
-  std::uint64_t id = 0;
   S view_radius = 0, body_radius = 0;
   std::uint32_t layers = 0;
   AoiMode mode = AoiMode::Both;
@@ -167,6 +166,7 @@ class ListArena {
   const std::uint32_t* begin(std::uint32_t s) const noexcept { return data(s); }
   const std::uint32_t* end(std::uint32_t s) const noexcept { return data(s) + size(s); }
   void add_slot() { spans_.emplace_back(); }
+  void reserve_slots(std::size_t n) { spans_.reserve(n); }
   void clear(std::uint32_t s) noexcept { spans_[s].size = 0; }
   void shrink(std::uint32_t s, std::uint32_t n) noexcept { spans_[s].size = n; }
   std::uint32_t capacity(std::uint32_t s) const noexcept { return spans_[s].cap; }
@@ -181,9 +181,11 @@ class ListArena {
   }
   // Rewrites the array with list s moved to slot new_of[s], in the new slot order.
   void renumber(const std::vector<std::uint32_t>& new_of) {
-    scratch_spans_.resize(spans_.size());
-    for (std::size_t s = 0; s < spans_.size(); ++s) scratch_spans_[new_of[s]] = spans_[s];
-    spans_.swap(scratch_spans_);
+    std::vector<Span> renumbered;  // renumberings are rare: the copy is not kept
+    renumbered.reserve(spans_.capacity());  // the room AoiWorld reserved for new slots
+    renumbered.resize(spans_.size());
+    for (std::size_t s = 0; s < spans_.size(); ++s) renumbered[new_of[s]] = spans_[s];
+    spans_.swap(renumbered);
     repack();
   }
 
@@ -245,12 +247,12 @@ class ListArena {
  public:
   // Heap bytes held, capacity included.
   std::size_t bytes() const noexcept {
-    return items_.capacity() * sizeof(std::uint32_t) + (spans_.capacity() + scratch_spans_.capacity()) * sizeof(Span);
+    return items_.capacity() * sizeof(std::uint32_t) + spans_.capacity() * sizeof(Span);
   }
 
  private:
   std::vector<std::uint32_t> items_;
-  std::vector<Span> spans_, scratch_spans_;
+  std::vector<Span> spans_;
 };
 
 // The index of the first entry e of a[0, n) with (e & mask) == v, or n. Used on the rare paths (a full relink, a

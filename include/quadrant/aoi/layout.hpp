@@ -97,6 +97,11 @@ void AoiWorld<S>::renumber() {
   if (ranges_.empty()) ranges_ = TreeType(tree_config(settings_));
   reanchors_since_renumber_ = 0;
   adds_since_renumber_ = 0;
+  // Renumberings are rare (every 2N re-anchors): their scratch, 20 bytes a slot, is made by each and not kept.
+  // (counts_ stays: order_events uses it at every tick that evaluates every watcher.)
+  std::vector<std::pair<std::uint32_t, std::uint32_t>>().swap(keys_);
+  std::vector<std::uint32_t>().swap(new_of_);
+  std::vector<double>().swap(reaches_);
 }
 
 // rank_[slot]: the slot's place in id order (events are sorted by it).

@@ -112,7 +112,7 @@ void AoiWorld<S>::apply(std::uint32_t s, bool all_dirty) {
   const std::uint16_t f = c.flags;
   c.flags = static_cast<std::uint16_t>(f & kLive);
   if ((f & kRemoved) != 0) {
-    slot_of_.erase(c.id);
+    slot_of_.erase(ids_[s]);
     if ((f & kLive) == 0) {  // added and removed between two ticks: never part of the relation
       hot_[s] = Hot{};
       free_.push_back(s);

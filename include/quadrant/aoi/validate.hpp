@@ -28,8 +28,8 @@ void AoiWorld<S>::validate() const {
     }
     ++live;
     if ((c.flags & ~(kLive | kPending | kAdded | kRemoved | kMoved | kChanged)) != 0) fail("a slot is dying after a tick");
-    const std::string who = "watcher " + std::to_string(c.id);
-    if (c.layers != 0 && c.body.is_null()) fail("entity " + std::to_string(c.id) + " is not in the bodies tree");
+    const std::string who = "watcher " + std::to_string(ids_[w]);
+    if (c.layers != 0 && c.body.is_null()) fail("entity " + std::to_string(ids_[w]) + " is not in the bodies tree");
     if (c.range.is_null() != !(is_watcher(w) && reach(w) > big_reach_)) fail(who + ": ranges tree membership");
     std::uint32_t seen = 0;
     std::vector<std::uint32_t> targets;
@@ -38,7 +38,7 @@ void AoiWorld<S>::validate() const {
       if ((*e & kStaleBit) != 0) fail(who + ": a stale entry after a tick");
       if (t >= n || (cold_[t].flags & kLive) == 0) fail(who + ": an entry of a free slot");
       if (!is_watcher(w) || (hot_[t].marker_layers & c.layers) == 0 || t == w) fail(who + ": an ineligible entry");
-      if (!in_range(w, t)) fail(who + ": an entry out of reach (" + std::to_string(cold_[t].id) + ")");
+      if (!in_range(w, t)) fail(who + ": an entry out of reach (" + std::to_string(ids_[t]) + ")");
       targets.push_back(t);
       holders[t].push_back(w);
       if ((*e & kSeenBit) != 0) ++seen;
@@ -52,13 +52,13 @@ void AoiWorld<S>::validate() const {
       for (std::uint32_t t = 0; t < n; ++t)
         if (t != w && (cold_[t].flags & kLive) != 0 && (hot_[t].marker_layers & c.layers) != 0 && in_range(w, t) &&
             !std::binary_search(targets.begin(), targets.end(), t))
-          fail(who + ": target " + std::to_string(cold_[t].id) + " in reach has no entry");
+          fail(who + ": target " + std::to_string(ids_[t]) + " in reach has no entry");
   }
   // Reverse lists: every holder w of t is named in rcand[t], or, with implied(w, t), in t's own list (they may name
   // other watchers, and some twice).
   for (std::uint32_t t = 0; t < n; ++t) {
     if ((cold_[t].flags & kLive) == 0) continue;
-    const std::string whose = "rcand of " + std::to_string(cold_[t].id);
+    const std::string whose = "rcand of " + std::to_string(ids_[t]);
     std::vector<std::uint32_t> named(rcand_.begin(t), rcand_.end(t)), own;
     for (const std::uint32_t* e = cand_.begin(t); e != cand_.end(t); ++e) own.push_back(*e & kSlotMask);
     std::sort(named.begin(), named.end());
@@ -67,7 +67,7 @@ void AoiWorld<S>::validate() const {
     for (std::uint32_t w : holders[t]) {
       const bool in_own = std::binary_search(own.begin(), own.end(), w);
       if (implied(w, t) ? !in_own : !std::binary_search(named.begin(), named.end(), w))
-        fail(whose + " misses watcher " + std::to_string(cold_[w].id));
+        fail(whose + " misses watcher " + std::to_string(ids_[w]));
     }
   }
   if (live != live_count_) fail("live count");
