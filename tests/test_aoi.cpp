@@ -815,6 +815,36 @@ TEST(Aoi, BurstBuffersAreGivenBackAfterDelivery) {
   w.validate();
 }
 
+// A first tick of a few events an entity (fewer than 8, the burst threshold) is given back at the first quiet tick:
+// a steady world keeps room for 4 times its tick's events at most.
+TEST(Aoi, SmallBurstBuffersAreGivenBackOnAQuietTick) {
+  AoiWorld<double> w(AoiSettings<double>{{{-100, -100}, {100, 100}}, 0.0});
+  std::mt19937_64 rng(12);
+  std::uniform_real_distribution<double> coord(-100, 100);
+  const std::size_t n = 1000;
+  for (std::size_t i = 0; i < n; ++i) w.add(i, {coord(rng), coord(rng)}, 9);
+  std::size_t events = 0;
+  w.tick([&](const AoiEvent&) { ++events; });
+  ASSERT_GT(events, 2 * n);
+  ASSERT_LT(events, 8 * n);  // not a burst by the first rule: its buffers are kept at this tick
+  const std::size_t after_first = w.bytes();
+  std::size_t quiet = 0;
+  w.tick([&](const AoiEvent&) { ++quiet; });
+  EXPECT_EQ(quiet, 0u);
+  EXPECT_LE(w.bytes() + events * sizeof(AoiEvent), after_first);
+  // The world goes on: one entity walks away from everyone it saw.
+  const std::size_t seen = [&] {
+    std::size_t k = 0;
+    w.for_each_visible(0, [&](std::uint64_t) { ++k; });
+    return k;
+  }();
+  w.move(0, {1000, 1000});
+  std::size_t leaves = 0;
+  w.tick([&](const AoiEvent& e) { leaves += e.kind == AoiEvent::Kind::Leave; });
+  EXPECT_EQ(leaves, 2 * seen);
+  w.validate();
+}
+
 // The slots are renumbered along the Morton curve when many entities joined (here at the second tick: 64 entities
 // since the last renumbering, all of them live) and then every 2N re-anchors. The records move in place: the world
 // keeps no second copy of them between renumberings, nor the renumbering's scratch (the Morton keys, the new

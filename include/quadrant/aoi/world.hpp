@@ -472,14 +472,16 @@ class AoiWorld {
   double skin_;
   TreeType bodies_;  // every live entity with layers != 0: its body box around the anchor, grown by skin / 2
   // Gives back the event buffers after a burst (the first tick's enter events, a wave of teleports) has been
-  // delivered: when they have room for more than 8 events an entity. A steady world makes a few an entity a tick
-  // and keeps its buffers; std::vector alone would keep a burst's size for good (3.2 KB an entity after the first
-  // tick of 10k entities in the bench, half of the world's memory). Frees only, so it cannot throw.
-  // The entries left behind (left_) likewise: a wave of re-anchors (runners at 10k, all starting at once) leaves 6
-  // an entity behind, a steady tick 2.
+  // delivered: when they have room for more than 8 events an entity, or for more than 4 times the events of this
+  // tick. A steady world makes a few an entity a tick and keeps its buffers; std::vector alone would keep a burst's
+  // size for good (3.2 KB an entity after the first tick of 10k entities in the bench, half of the world's memory;
+  // 0.2 KB at 1k, where the first tick makes 7 events an entity and a steady one 0.3). The entries left behind
+  // (left_) likewise, beyond 4 an entity: a wave of re-anchors (runners at 10k, all starting at once) leaves 6 an
+  // entity behind, a steady tick 2. Frees only, so it cannot throw.
   void release_burst() noexcept {
     if (left_.capacity() > 4 * live_count_ + 1024) std::vector<Left>().swap(left_);
-    if (events_.capacity() <= 8 * live_count_ + 1024) return;
+    const std::size_t held = events_.capacity();
+    if (held <= 8 * live_count_ + 1024 && held <= 4 * events_.size() + 1024) return;
     std::vector<AoiEvent>().swap(events_);
     std::vector<std::uint32_t>().swap(event_ranks_);
     std::vector<std::uint32_t>().swap(event_order_);
