@@ -30,6 +30,7 @@
 #include <span>
 #include <vector>
 
+#include "../detail/inline.hpp"
 #include "../geometry.hpp"
 #include "world.hpp"
 
@@ -112,9 +113,10 @@ template <class S>
 Box<2, S> bounding_box(const Crescent<S>& c) noexcept {
   return c.box;
 }
-// Distances in double: to b's nearest point from the new anchor, to its farthest corner from the old one.
+// Distances in double: to b's nearest point from the new anchor, to its farthest corner from the old one. Inlined:
+// the query calls it for every entry it meets, and g++ 12 kept it out of line (runners at 10k: ticks 3% faster).
 template <class S>
-bool overlaps(const Crescent<S>& c, const Box<2, S>& b) noexcept {
+QUADRANT_INLINE bool overlaps(const Crescent<S>& c, const Box<2, S>& b) noexcept {
   return quadrant::overlaps(c.box, b) && squared_distance_as<double>(c.new_at, b) <= c.reach2 &&
          !(squared_max_distance_as<double>(c.old_at, b) <= c.keep2);
 }
