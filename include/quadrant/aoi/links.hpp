@@ -153,11 +153,15 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
     auto meet = [&](std::uint32_t w) {
       Anchor& aw = anchors_[w];
       if (aw.stamp == held_watcher) return false;  // named twice
-      // Not holding a live entry of s: it drops out (the crescent below finds it if it gains one).
-      if (!is_watcher(w) || (cold_[w].layers & marker_layers) == 0 || !in_range(aw, old)) return false;
+      // Not holding a live entry of s: it drops out (the crescent below finds it if it gains one). A watcher found
+      // through the bodies tree has its layers in its anchor, so that this pass reads no cold record but a big
+      // watcher's.
+      const bool shares = aw.watch_layers != 0 ? (aw.watch_layers & marker_layers) != 0
+                                               : is_watcher(w) && (cold_[w].layers & marker_layers) != 0;
+      if (!shares || !in_range(aw, old)) return false;
       if (in_range(aw, an)) {
         aw.stamp = held_watcher;
-        return !implied(w, s);
+        return !(hot_[w].marker_layers != 0 && watcher && aw.reach <= an.reach);  // !implied(w, s): w watches
       }
       leave_behind(w, s);
       return false;

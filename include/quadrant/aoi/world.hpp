@@ -284,7 +284,8 @@ class AoiWorld {
   static constexpr std::uint32_t kSlotMask = 0x3fffffffu;
   // Where a slot is anchored, dense for the re-anchoring queries. reach: reach(s), grown by kTol; tol: kTol times
   // the anchor's largest coordinate (the rounding room of in_range).
-  // watch_layers: layers when a watcher found through the bodies tree (not big), else 0; stamp and target_stamp:
+  // watch_layers: layers when a live watcher found through the bodies tree (not big), else 0 (also once removed: a
+  // dying entity watches nothing); stamp and target_stamp:
   // scratch of relink, marking the entity as a watcher and as a target met (an entity may be both); anchor_tick:
   // the tick that last re-anchored it.
   struct Anchor {
