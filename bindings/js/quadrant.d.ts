@@ -232,7 +232,7 @@ export interface AoiOptions {
   skin?: number;
   /** of the internal trees: default 8 */
   maxDepth?: number;
-  /** of the internal trees: default 8 */
+  /** of the internal trees: default 16 */
   splitThreshold?: number;
 }
 

@@ -553,7 +553,7 @@ static uint64_t check_id(lua_State* L, int at) {
 }
 
 /* quadrant.aoi{world = {minx, miny, maxx, maxy}, hysteresis = 0, skin = 0, scalar = "double", max_depth = 8,
- * split_threshold = 8} */
+ * split_threshold = 16} */
 static int l_aoi_new(lua_State* L) {
   quadrant_aoi_settings settings;
   LAoi* a;

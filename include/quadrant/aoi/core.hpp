@@ -16,7 +16,8 @@
 // in the lists. During a tick a list may also hold entries out of reach — stale ones (targets that left the
 // watcher's reach when it re-anchored, still seen) and those left behind by targets that re-anchored out of its
 // reach: evaluate() reports their Leave and drops them. The bodies tree indexes every entity by its body box around
-// its anchor, grown by skin / 2: it answers skill queries and finds the pairs of a re-anchoring entity; the ranges
+// its anchor: it finds the pairs of a re-anchoring entity, and answers skill queries (whose shapes' bounding boxes
+// it is queried with, grown by skin / 2: a body lies within skin / 2 of its anchor's box); the ranges
 // tree holds the few watchers whose reach is far above the others' (so that the bodies query stays small). See
 // docs/aoi.md for the costs.
 //

@@ -391,7 +391,7 @@ typedef struct quadrant_aoi_settings {
   double hysteresis;      /**< a visible pair stays visible until its distance exceeds view radius + this; >= 0 */
   double skin;            /**< re-indexing distance (0: automatic; see docs/aoi.md); >= 0 */
   int max_depth;          /**< depth limit of the internal trees, >= 0 (default 8) */
-  int split_threshold;    /**< split threshold of the internal trees, >= 1 (default 8) */
+  int split_threshold;    /**< split threshold of the internal trees, >= 1 (default 16) */
 } quadrant_aoi_settings;
 
 /** Enter: `watcher` sees `target` since this tick; Leave: no longer. */
