@@ -27,7 +27,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <span>
 #include <vector>
 
 #include "../detail/inline.hpp"

@@ -24,7 +24,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <span>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
