@@ -221,7 +221,8 @@ class AoiWorld {
   /// half-side body_radius around its position at the last tick — overlaps `shape`, in ascending id order. `shape`
   /// is any 2D query shape: Circle, Sector, Ring, OrientedBox, Ellipse, ConvexPolygon, Segment<2>, Box<2>, Vec<2>.
   /// Closed: touching counts. Throws std::invalid_argument for an invalid shape. fn may mutate the world (recorded
-  /// for the next tick). Cost: one tree query plus O(h log h) for h hits; uses a per-thread buffer.
+  /// for the next tick). Cost: one tree query over the shape's bounding box grown by skin / 2, an exact test of each
+  /// body met, and O(h log h) for h hits; uses a per-thread buffer.
   template <class Shape, class Fn>
   void query(const Shape& shape, Fn&& fn, std::uint32_t layers = ~0u) const {
     check_shape(shape);
