@@ -144,42 +144,44 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
   const std::uint32_t layers = cold_[s].layers;
   const std::uint32_t held_target = next_stamp(), held_watcher = next_stamp();
   const Anchor& an = anchors_[s];
-  // Marker side first, while s's own list (which names the watchers w with implied(w, s)) is as it was. A watcher
-  // that held s and still has it in reach stays named (in rcand[s], unless implied: then s's list keeps it, below)
-  // and is stamped, so that a second naming and the crescent pass it by; one that held s and lost it leaves its
-  // entry behind; the others drop out.
+  // Marker side, while s's own list (which names the watchers w with implied(w, s)) is as it was: rcand[s] first,
+  // then each entry of s's list as the watcher pass below reaches it. A watcher that held s and still has it in
+  // reach stays named (in rcand[s], unless implied: then s's list keeps it) and is stamped, so that a second naming
+  // and the crescent pass it by; one that held s and lost it leaves its entry behind; the others drop out.
+  auto meet = [&](std::uint32_t w) {
+    Anchor& aw = anchors_[w];
+    if (aw.stamp == held_watcher) return false;  // named twice
+    // Not holding a live entry of s: it drops out (the crescent below finds it if it gains one). A watcher found
+    // through the bodies tree has its layers in its anchor, so that this pass reads no cold record but a big
+    // watcher's.
+    const bool shares = aw.watch_layers != 0 ? (aw.watch_layers & marker_layers) != 0
+                                             : is_watcher(w) && (cold_[w].layers & marker_layers) != 0;
+    if (!shares || !in_range(aw, old)) return false;
+    if (in_range(aw, an)) {
+      aw.stamp = held_watcher;
+      return !(hot_[w].marker_layers != 0 && watcher && aw.reach <= an.reach);  // !implied(w, s): w watches
+    }
+    leave_behind(w, s);
+    return false;
+  };
   if (marker_layers != 0) {
-    auto meet = [&](std::uint32_t w) {
-      Anchor& aw = anchors_[w];
-      if (aw.stamp == held_watcher) return false;  // named twice
-      // Not holding a live entry of s: it drops out (the crescent below finds it if it gains one). A watcher found
-      // through the bodies tree has its layers in its anchor, so that this pass reads no cold record but a big
-      // watcher's.
-      const bool shares = aw.watch_layers != 0 ? (aw.watch_layers & marker_layers) != 0
-                                               : is_watcher(w) && (cold_[w].layers & marker_layers) != 0;
-      if (!shares || !in_range(aw, old)) return false;
-      if (in_range(aw, an)) {
-        aw.stamp = held_watcher;
-        return !(hot_[w].marker_layers != 0 && watcher && aw.reach <= an.reach);  // !implied(w, s): w watches
-      }
-      leave_behind(w, s);
-      return false;
-    };
-    // Nothing here adds to a list: the pointers stay valid.
+    // Nothing here adds to a list: the pointer stays valid.
     std::uint32_t* const rc = rcand_.data(s);
     std::uint32_t kept = 0;
     for (std::uint32_t i = 0; i < rcand_.size(s); ++i)
       if (meet(rc[i])) rc[kept++] = rc[i];
     rcand_.shrink(s, kept);
-    // A watcher in s's list held s without being named in rcand[s] only with implied(w, s).
-    for (const std::uint32_t* e = cand_.begin(s); e != cand_.end(s); ++e) meet(*e & kSlotMask);
   }
   if (watcher) {
+    // One pass over s's list, for both of its roles. Nothing in it adds to a candidate list (link_watcher adds to
+    // reverse lists): the pointer stays valid, and entries are rewritten only behind the one being read.
     std::uint32_t* const list = cand_.data(s);
     const std::uint32_t n = cand_.size(s);
     std::uint32_t k = 0, stale = 0;
     for (std::uint32_t i = 0; i < n; ++i) {
       const std::uint32_t e = list[i], t = e & kSlotMask;
+      // A watcher in s's list held s without being named in rcand[s] only with implied(t, s).
+      if (marker_layers != 0) meet(t);
       if ((hot_[t].marker_layers & layers) != 0 && in_range(s, t)) {
         anchors_[t].target_stamp = held_target;
         list[k++] = e & ~kStaleBit;
