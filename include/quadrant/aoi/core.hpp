@@ -38,6 +38,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "../detail/prefetch.hpp"
 #include "../geometry.hpp"
 #include "../handle.hpp"
 #include "events.hpp"
@@ -149,8 +150,6 @@ struct Cold {
   std::uint32_t stale_count = 0;        // entries of cand with the stale bit
   std::uint32_t dirty_tick = 0;         // the tick that last marked it for evaluation
   std::uint32_t stale_tick = 0;         // the last tick that gave it a stale entry in some list
-  std::uint32_t left_tick = 0;          // the last tick that left entries behind in its list (see aoi/links.hpp)
-  std::uint32_t left_head = 0;          // then: the first of them in AoiWorld::left_
   Vec<2, S> origin{};                   // its position when it last re-anchored
   double path = 0;                      // the length of its moves since then (see lead_anchor)
 };
@@ -167,6 +166,9 @@ class ListArena {
   const std::uint32_t* begin(std::uint32_t s) const noexcept { return data(s); }
   const std::uint32_t* end(std::uint32_t s) const noexcept { return data(s) + size(s); }
   void add_slot() { spans_.emplace_back(); }
+  // Hints: ask for the cache line of list s's record, or of the place its next entry goes.
+  void prefetch_span(std::uint32_t s) const noexcept { detail::prefetch(&spans_[s]); }
+  void prefetch_end(std::uint32_t s) const noexcept { detail::prefetch(items_.data() + spans_[s].begin + spans_[s].size); }
   void reserve_slots(std::size_t n) { spans_.reserve(n); }
   void clear(std::uint32_t s) noexcept { spans_[s].size = 0; }
   void shrink(std::uint32_t s, std::uint32_t n) noexcept { spans_[s].size = n; }

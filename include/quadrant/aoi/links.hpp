@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "../detail/inline.hpp"
+#include "../detail/prefetch.hpp"
 #include "../geometry.hpp"
 #include "world.hpp"
 
@@ -47,7 +48,6 @@ void AoiWorld<S>::reanchor(std::uint32_t s, bool drift_only, bool added) {
   an.at = drift_only ? lead_anchor(s) : hot_[s].pos;
   c.origin = hot_[s].pos;
   c.path = 0;
-  an.tol = kTol * max_abs(an.at);
   an.reach = reach(s) * (1 + kTol);
   an.anchor_tick = tick_no_;
   if (c.layers != 0) {
@@ -151,12 +151,9 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
   auto meet = [&](std::uint32_t w) {
     Anchor& aw = anchors_[w];
     if (aw.stamp == held_watcher) return false;  // named twice
-    // Not holding a live entry of s: it drops out (the crescent below finds it if it gains one). A watcher found
-    // through the bodies tree has its layers in its anchor, so that this pass reads no cold record but a big
-    // watcher's.
-    const bool shares = aw.watch_layers != 0 ? (aw.watch_layers & marker_layers) != 0
-                                             : is_watcher(w) && (cold_[w].layers & marker_layers) != 0;
-    if (!shares || !in_range(aw, old)) return false;
+    // Not holding a live entry of s: it drops out (the crescent below finds it if it gains one). This pass reads
+    // the watchers' anchors only (see Anchor).
+    if ((aw.watching & marker_layers) == 0 || !in_range(aw, old)) return false;
     if (in_range(aw, an)) {
       aw.stamp = held_watcher;
       return !(hot_[w].marker_layers != 0 && watcher && aw.reach <= an.reach);  // !implied(w, s): w watches
@@ -168,8 +165,11 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
     // Nothing here adds to a list: the pointer stays valid.
     std::uint32_t* const rc = rcand_.data(s);
     std::uint32_t kept = 0;
-    for (std::uint32_t i = 0; i < rcand_.size(s); ++i)
+    const std::uint32_t n = rcand_.size(s);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (i + 8 < n) detail::prefetch(&anchors_[detail::opaque(rc[i + 8])]);
       if (meet(rc[i])) rc[kept++] = rc[i];
+    }
     rcand_.shrink(s, kept);
   }
   if (watcher) {
@@ -179,6 +179,11 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
     const std::uint32_t n = cand_.size(s);
     std::uint32_t k = 0, stale = 0;
     for (std::uint32_t i = 0; i < n; ++i) {
+      if (i + 8 < n) {
+        const std::uint32_t ahead = detail::opaque(list[i + 8] & kSlotMask);
+        detail::prefetch(&anchors_[ahead]);
+        detail::prefetch(&hot_[ahead]);
+      }
       const std::uint32_t e = list[i], t = e & kSlotMask;
       // A watcher in s's list held s without being named in rcand[s] only with implied(t, s).
       if (marker_layers != 0) meet(t);
@@ -215,20 +220,35 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
     link_watcher(s, w);
     mark_dirty(w);
   };
+  // The crescent's entities are collected first and met after, each one's records and list end asked for a few
+  // entities ahead: they lie anywhere in the arrays, and at 100k entities meeting them one by one as the query
+  // found them waited on a miss for each.
+  scratch_.clear();
   bodies_.query(
       region,
       [&](Handle, const std::uint32_t& f) {
-        if (f == s) return;
-        if (watcher && anchors_[f].target_stamp != held_target && (hot_[f].marker_layers & layers) != 0 &&
-            in_range(s, f)) {
-          anchors_[f].target_stamp = held_target;
-          cand_.push(s, f);
-          link_watcher(f, s);
-        }
-        if ((anchors_[f].watch_layers & marker_layers) != 0 && anchors_[f].stamp != held_watcher && in_range(f, s))
-          gain_watcher(f);
+        if (f != s) scratch_.push_back(f);
       },
       layers);
+  const std::size_t found = scratch_.size();
+  for (std::size_t i = 0; i < found; ++i) {
+    if (i + 16 < found) {
+      const std::uint32_t ahead = scratch_[i + 16];
+      detail::prefetch(&anchors_[ahead]);
+      detail::prefetch(&hot_[ahead]);
+      cand_.prefetch_span(ahead);
+    }
+    if (i + 8 < found) cand_.prefetch_end(scratch_[i + 8]);
+    const std::uint32_t f = scratch_[i];
+    if (watcher && anchors_[f].target_stamp != held_target && (hot_[f].marker_layers & layers) != 0 &&
+        in_range(s, f)) {
+      anchors_[f].target_stamp = held_target;
+      cand_.push(s, f);
+      link_watcher(f, s);
+    }
+    if ((anchors_[f].watch_layers & marker_layers) != 0 && anchors_[f].stamp != held_watcher && in_range(f, s))
+      gain_watcher(f);
+  }
   if (marker_layers != 0 && !ranges_.empty())
     ranges_.query(
         an.at,
@@ -267,7 +287,7 @@ void AoiWorld<S>::link_watcher(std::uint32_t t, std::uint32_t w) {
     const std::uint32_t marker_layers = hot_[t].marker_layers;
     std::uint32_t* const first = rcand_.data(t);
     std::uint32_t* last = std::remove_if(first, first + cap, [&](std::uint32_t v) {
-      return !(is_watcher(v) && (cold_[v].layers & marker_layers) != 0 && in_range(v, t)) || implied(v, t);
+      return (anchors_[v].watching & marker_layers) == 0 || !in_range(v, t) || implied(v, t);
     });
     std::sort(first, last);
     last = std::unique(first, last);
@@ -283,13 +303,13 @@ void AoiWorld<S>::link_watcher(std::uint32_t t, std::uint32_t w) {
 // the alternative). w looks again at this tick.
 template <class S>
 void AoiWorld<S>::leave_behind(std::uint32_t w, std::uint32_t t) {
-  Cold& c = cold_[w];
-  if (c.left_tick != tick_no_) {
-    c.left_tick = tick_no_;
-    c.left_head = detail::aoi::kNoSlot;
+  Anchor& a = anchors_[w];
+  if (a.left_tick != tick_no_) {
+    a.left_tick = tick_no_;
+    a.left_head = detail::aoi::kNoSlot;
   }
-  left_.push_back(Left{t, c.left_head});
-  c.left_head = static_cast<std::uint32_t>(left_.size() - 1);
+  left_.push_back(Left{t, a.left_head});
+  a.left_head = static_cast<std::uint32_t>(left_.size() - 1);
   mark_dirty(w);
 }
 

@@ -29,8 +29,8 @@ void AoiWorld<S>::run_tick() {
   added_.clear();
   dying_.clear();
   if (++tick_no_ == 0) {
-    for (Cold& c : cold_) c.dirty_tick = c.stale_tick = c.left_tick = 0;
-    for (Anchor& a : anchors_) a.anchor_tick = 0;
+    for (Cold& c : cold_) c.dirty_tick = c.stale_tick = 0;
+    for (Anchor& a : anchors_) a.anchor_tick = a.left_tick = 0;
     tick_no_ = 1;
   }
   if (!skin_chosen_) choose_skin();
@@ -123,7 +123,7 @@ void AoiWorld<S>::apply(std::uint32_t s, bool all_dirty) {
     unlink_targets(s);
     if (c.seen_count != 0) mark_dirty(s);
     hot_[s].marker_layers = 0;
-    anchors_[s].watch_layers = 0;  // a watcher no more (re-anchoring passes read it)
+    anchors_[s].watching = anchors_[s].watch_layers = 0;  // a watcher no more (re-anchoring passes read it)
     if (!c.body.is_null()) bodies_.erase(c.body);
     if (!c.range.is_null()) ranges_.erase(c.range);
     c.body = c.range = Handle{};
@@ -151,6 +151,7 @@ void AoiWorld<S>::apply(std::uint32_t s, bool all_dirty) {
     ++live_count_;
     rebuild = true;
   }
+  if (rebuild) anchors_[s].watching = watches(c.mode) ? c.layers : 0;
   if (rebuild || dist2(hot_[s].pos, anchors_[s].at) > sq(skin_ / 2))
     reanchor(s, !rebuild, (f & kAdded) != 0);
   if (is_watcher(s) || c.seen_count != 0) mark_dirty(s);
@@ -158,10 +159,11 @@ void AoiWorld<S>::apply(std::uint32_t s, bool all_dirty) {
 
 template <class S>
 void AoiWorld<S>::mark_dirty(std::uint32_t w) {
+  if (all_dirty_) return;  // every watcher is evaluated: nothing to note (nor a cold record to read)
   Cold& c = cold_[w];
   if (c.dirty_tick == tick_no_) return;
   c.dirty_tick = tick_no_;
-  if (!all_dirty_) dirty_.push_back(w);
+  dirty_.push_back(w);
 }
 
 template <class S>
@@ -210,9 +212,9 @@ void AoiWorld<S>::evaluate(std::uint32_t w) {
     // Entries left behind at this tick (and still out of reach: the watcher may have re-anchored since) get this
     // mark in their target's record; kNoSlot is never a mark.
     std::uint32_t mark = kNoSlot;
-    if (cold_[w].left_tick == tick_no_) {
+    if (anchors_[w].left_tick == tick_no_) {
       mark = next_drop_mark();
-      for (std::uint32_t i = cold_[w].left_head; i != kNoSlot; i = left_[i].next)
+      for (std::uint32_t i = anchors_[w].left_head; i != kNoSlot; i = left_[i].next)
         if (!in_range(w, left_[i].target)) hot_[left_[i].target].drop_mark = mark;
     }
     const Vec<2, S> pw = hot[w].pos;

@@ -24,11 +24,13 @@ void AoiWorld<S>::validate() const {
     const Cold& c = cold_[w];
     if ((c.flags & kLive) == 0) {
       if (cand_.size(w) != 0 || rcand_.size(w) != 0) fail("a free slot holds a list");
+      if (anchors_[w].watching != 0) fail("a free slot watches");
       continue;
     }
     ++live;
     if ((c.flags & ~(kLive | kPending | kAdded | kRemoved | kMoved | kChanged)) != 0) fail("a slot is dying after a tick");
     const std::string who = "watcher " + std::to_string(ids_[w]);
+    if (anchors_[w].watching != (watches(c.mode) ? c.layers : 0)) fail(who + ": the layers its anchor watches");
     if (c.layers != 0 && c.body.is_null()) fail("entity " + std::to_string(ids_[w]) + " is not in the bodies tree");
     if (c.range.is_null() != !(is_watcher(w) && reach(w) > big_reach_)) fail(who + ": ranges tree membership");
     std::uint32_t seen = 0;

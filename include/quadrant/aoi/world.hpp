@@ -292,16 +292,19 @@ class AoiWorld {
   static constexpr std::uint32_t kSeenBit = 0x80000000u;
   static constexpr std::uint32_t kStaleBit = 0x40000000u;
   static constexpr std::uint32_t kSlotMask = 0x3fffffffu;
-  // Where a slot is anchored, dense for the re-anchoring queries. reach: reach(s), grown by kTol; tol: kTol times
-  // the anchor's largest coordinate (the rounding room of in_range).
-  // watch_layers: layers when a live watcher found through the bodies tree (not big), else 0 (also once removed: a
-  // dying entity watches nothing); stamp and target_stamp:
-  // scratch of relink, marking the entity as a watcher and as a target met (an entity may be both); anchor_tick:
-  // the tick that last re-anchored it.
+  // Where a slot is anchored, dense for the re-anchoring queries. reach: reach(s), grown by kTol.
+  // watching: layers while a live watcher (is_watcher), else 0 (also once removed: a dying entity watches
+  // nothing); watch_layers: the same for a watcher found through the bodies tree (not big), else 0; stamp and
+  // target_stamp: scratch of relink, marking the entity as a watcher and as a target met (an entity may be both);
+  // anchor_tick: the tick that last re-anchored it; left_tick: the last tick that left entries behind in its list
+  // (see links.hpp), left_head: then, the first of them in left_. What a re-anchor reads of the other entities it
+  // meets lies here, not in their cold records: at 100k entities, where the records are far from the cache, reading
+  // the cold record of each watcher met cost a sixth of a tick with runners.
   struct Anchor {
     Vec<2, S> at{};
-    double tol = 0, reach = 0;
-    std::uint32_t watch_layers = 0, stamp = 0, target_stamp = 0, anchor_tick = 0;
+    double reach = 0;
+    std::uint32_t watching = 0, watch_layers = 0, stamp = 0, target_stamp = 0, anchor_tick = 0;
+    std::uint32_t left_tick = 0, left_head = 0;
   };
 
   // The ids a const call reports, collected first (so fn may mutate the world) and sorted (so the order is
@@ -451,8 +454,11 @@ class AoiWorld {
   // there the differences are scaled by 2^600 first (exact), so the test has the same relative precision at every
   // magnitude.
   bool in_range(std::uint32_t w, std::uint32_t t) const { return in_range(anchors_[w], anchors_[t]); }
+  // The rounding room of an anchor in in_range: kTol times its largest coordinate (computed, not kept: 8 bytes an
+  // entity).
+  static double tol(const Anchor& a) { return detail::aoi::kTol * detail::aoi::max_abs(a.at); }
   static bool in_range(const Anchor& a, const Anchor& b) {
-    double r = a.reach + a.tol + b.tol;
+    double r = a.reach + tol(a) + tol(b);
     double dx = static_cast<double>(a.at.x) - static_cast<double>(b.at.x);
     double dy = static_cast<double>(a.at.y) - static_cast<double>(b.at.y);
     if (r < 1e-150) {
@@ -461,10 +467,8 @@ class AoiWorld {
     }
     return dx * dx + dy * dy <= r * r;
   }
-  bool is_watcher(std::uint32_t s) const {
-    return (cold_[s].flags & detail::aoi::kLive) != 0 && (cold_[s].flags & detail::aoi::kDying) == 0 &&
-           detail::aoi::watches(cold_[s].mode) && cold_[s].layers != 0;
-  }
+  // Live, not dying, in a watching mode, with layers: kept in the anchor by apply() (see Anchor).
+  bool is_watcher(std::uint32_t s) const { return anchors_[s].watching != 0; }
   // Whether watcher w holding an entry of t implies that t holds one of w, so that t's own list names w and
   // rcand[t] need not: w also marks and t also watches (t marks, as w holds it; the layer test is then the same both
   // ways), and w's reach is no longer than t's (in_range(w, t) then implies in_range(t, w): the test is symmetric in
@@ -517,7 +521,7 @@ class AoiWorld {
   std::vector<std::uint32_t> merge_;               // scratch for merging new slots into order_
   std::vector<std::uint32_t> added_, dying_, dirty_, scratch_, old_watchers_;
   // The entries left behind at this tick (see links.hpp): per watcher, a chain through `next` from
-  // Cold::left_head.
+  // Anchor::left_head.
   struct Left {
     std::uint32_t target, next;
   };
