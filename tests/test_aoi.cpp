@@ -872,6 +872,34 @@ TEST(Aoi, NoAllocationPerTickOnceWarm) {
   EXPECT_GT(events - events_before, 0);
 }
 
+// A dense world makes many events an entity at every tick (here more than 8, the per-entity threshold of the burst
+// rule): its buffers are not a burst, and are kept, not given back and regrown at each tick.
+TEST(Aoi, ManyEventsAnEntityEveryTickAreNotABurst) {
+  std::mt19937_64 rng(5);
+  AoiSettings<float> settings{{{-100, -100}, {100, 100}}, 0.5f};
+  settings.skin = 10;
+  AoiWorld<float> w(settings);
+  std::vector<Vec<2, float>> home(300);
+  std::uniform_real_distribution<float> coord(-30, 30), jitter(-2.0f, 2.0f);
+  for (std::size_t i = 0; i < home.size(); ++i) {
+    home[i] = {coord(rng), coord(rng)};
+    w.add(i, home[i], 25);
+  }
+  long events = 0;
+  auto run = [&](int ticks) {
+    for (int t = 0; t < ticks; ++t) {
+      for (std::size_t i = 0; i < home.size(); ++i) w.move(i, {home[i].x + jitter(rng), home[i].y + jitter(rng)});
+      w.tick([&](const AoiEvent&) { ++events; });
+    }
+  };
+  run(100);
+  const long before = g_allocations.load(), events_before = events;
+  run(40);
+  EXPECT_GT(events - events_before, 40 * 8 * static_cast<long>(home.size()));
+  EXPECT_EQ(g_allocations.load() - before, 0);
+  w.validate();
+}
+
 // A burst of events (here the first tick: 800 entities that all see each other, 639,200 enter events) leaves no
 // event buffers behind once delivered; the steady ticks after it keep theirs (NoAllocationPerTickOnceWarm).
 TEST(Aoi, BurstBuffersAreGivenBackAfterDelivery) {

@@ -98,7 +98,8 @@ void AoiWorld<S>::renumber() {
   reanchors_since_renumber_ = 0;
   adds_since_renumber_ = 0;
   // Renumberings are rare (every 2N re-anchors): their scratch, 20 bytes a slot, is made by each and not kept.
-  // (counts_ stays: order_events uses it at every tick that evaluates every watcher.)
+  // (counts_ stays: order_events uses it at every tick that evaluates every watcher, index_left_behind at every
+  // tick that leaves entries behind.)
   std::vector<std::pair<std::uint32_t, std::uint32_t>>().swap(keys_);
   std::vector<std::uint32_t>().swap(new_of_);
   std::vector<double>().swap(reaches_);

@@ -299,17 +299,12 @@ void AoiWorld<S>::link_watcher(std::uint32_t t, std::uint32_t w) {
 }
 
 // t re-anchored out of w's reach (or stopped being eligible) while w holds an entry of it: the entry stays until
-// w's evaluation at this tick drops it, found through the chain recorded here (a search of w's list per pair was
-// the alternative). w looks again at this tick.
+// w's evaluation at this tick drops it, found through the pair recorded here (a search of w's list per pair was
+// the alternative). w looks again at this tick. The pairs are grouped by watcher before the evaluations
+// (index_left_behind in tick.hpp): nothing here reads or writes w's records.
 template <class S>
 void AoiWorld<S>::leave_behind(std::uint32_t w, std::uint32_t t) {
-  Anchor& a = anchors_[w];
-  if (a.left_tick != tick_no_) {
-    a.left_tick = tick_no_;
-    a.left_head = detail::aoi::kNoSlot;
-  }
-  left_.push_back(Left{t, a.left_head});
-  a.left_head = static_cast<std::uint32_t>(left_.size() - 1);
+  left_.push_back(Left{w, t});
   mark_dirty(w);
 }
 

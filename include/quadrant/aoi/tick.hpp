@@ -37,6 +37,7 @@ void AoiWorld<S>::run_tick() {
   all_dirty_ = pending_.size() * 8 >= live_count_;
   for (std::uint32_t s : pending_) apply(s, all_dirty_);
   pending_.clear();
+  if (!left_.empty()) index_left_behind();
 
   // New slots join the id order (events are ordered by watcher id).
   if (!added_.empty()) {
@@ -166,6 +167,29 @@ void AoiWorld<S>::mark_dirty(std::uint32_t w) {
   dirty_.push_back(w);
 }
 
+// Groups the entries left behind at this tick by watcher, a counting sort: each watcher's targets become one run
+// of scratch_, from Anchor::left_head up to counts_[w] (both hold until the evaluations are over; scratch_ and
+// counts_ serve other passes before and after them). Recorded in the order the re-anchors met them, a watcher's
+// entries lay scattered over left_, and following them cost a tenth of a tick with runners at 100k.
+template <class S>
+void AoiWorld<S>::index_left_behind() {
+  const std::size_t n = cold_.size();
+  counts_.assign(n + 1, 0);
+  for (const Left& l : left_) ++counts_[l.watcher];
+  std::uint32_t at = 0;
+  for (std::uint32_t w = 0; w < n; ++w) {
+    const std::uint32_t count = counts_[w];
+    if (count != 0) {
+      anchors_[w].left_tick = tick_no_;
+      anchors_[w].left_head = at;
+    }
+    counts_[w] = at;
+    at += count;
+  }
+  scratch_.resize(left_.size());
+  for (const Left& l : left_) scratch_[counts_[l.watcher]++] = l.target;
+}
+
 template <class S>
 void AoiWorld<S>::mark_watchers_of(std::uint32_t t) {
   for_each_named(t, [&](std::uint32_t w) { mark_dirty(w); });
@@ -214,8 +238,8 @@ void AoiWorld<S>::evaluate(std::uint32_t w) {
     std::uint32_t mark = kNoSlot;
     if (anchors_[w].left_tick == tick_no_) {
       mark = next_drop_mark();
-      for (std::uint32_t i = anchors_[w].left_head; i != kNoSlot; i = left_[i].next)
-        if (!in_range(w, left_[i].target)) hot_[left_[i].target].drop_mark = mark;
+      for (std::uint32_t i = anchors_[w].left_head; i < counts_[w]; ++i)
+        if (!in_range(w, scratch_[i])) hot_[scratch_[i]].drop_mark = mark;
     }
     const Vec<2, S> pw = hot[w].pos;
     // Branch-light: about a third of the candidates are visible, in no pattern, so "visible?" is computed without

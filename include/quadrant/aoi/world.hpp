@@ -297,7 +297,7 @@ class AoiWorld {
   // nothing); watch_layers: the same for a watcher found through the bodies tree (not big), else 0; stamp and
   // target_stamp: scratch of relink, marking the entity as a watcher and as a target met (an entity may be both);
   // anchor_tick: the tick that last re-anchored it; left_tick: the last tick that left entries behind in its list
-  // (see links.hpp), left_head: then, the first of them in left_. What a re-anchor reads of the other entities it
+  // (see links.hpp), left_head: then, where its run of them starts (index_left_behind). What a re-anchor reads of the other entities it
   // meets lies here, not in their cold records: at 100k entities, where the records are far from the cache, reading
   // the cold record of each watcher met cost a sixth of a tick with runners.
   struct Anchor {
@@ -419,6 +419,7 @@ class AoiWorld {
   void leave_behind(std::uint32_t w, std::uint32_t t);
   void relink_kept_target(std::uint32_t s, const Anchor& old, std::uint32_t t);
   void mark_dirty(std::uint32_t w);
+  void index_left_behind();
   void mark_watchers_of(std::uint32_t t);
   void evaluate(std::uint32_t w);
   void add_event(AoiEvent::Kind kind, std::uint32_t w, std::uint32_t t) {
@@ -488,20 +489,30 @@ class AoiWorld {
   double skin_;
   TreeType bodies_;  // every live entity with layers != 0: its body box around the anchor
   // Gives back the event buffers after a burst (the first tick's enter events, a wave of teleports) has been
-  // delivered: when they have room for more than 8 events an entity, or for more than 4 times the events of this
-  // tick. A steady world makes a few an entity a tick and keeps its buffers; std::vector alone would keep a burst's
-  // size for good (3.2 KB an entity after the first tick of 10k entities in the bench, half of the world's memory;
-  // 0.2 KB at 1k, where the first tick makes 7 events an entity and a steady one 0.3). The entries left behind
-  // (left_) likewise, beyond 4 an entity: a wave of re-anchors (runners at 10k, all starting at once) leaves 6 an
-  // entity behind, a steady tick 2. Frees only, so it cannot throw.
+  // delivered: when they have room for more than 8 events an entity and 3 times the events of the tick before, or
+  // for more than 4 times this tick's. A world that makes many events an entity at every tick keeps its buffers (at
+  // 100k entities, 38 a tick: a rule of 8 an entity alone gave back and regrew 90 MB at every tick); std::vector
+  // alone would keep a burst's size for good (3.2 KB an entity after the first tick of 10k entities in the bench,
+  // half of the world's memory; 0.2 KB at 1k, where the first tick makes 7 events an entity and a steady one 0.3).
+  // The entries left behind (left_, and their grouping in scratch_) likewise, beyond 4 an entity and 3 times the
+  // tick before's: a wave of re-anchors (runners at 10k, all starting at once) leaves 6 an entity behind, a steady
+  // tick 2 (at 100k, 66). Frees only, so it cannot throw.
   void release_burst() noexcept {
-    if (left_.capacity() > 4 * live_count_ + 1024) std::vector<Left>().swap(left_);
-    const std::size_t held = events_.capacity();
-    if (held <= 8 * live_count_ + 1024 && held <= 4 * events_.size() + 1024) return;
+    auto beyond = [&](std::size_t held, std::size_t before, std::size_t per_entity) {
+      return held > per_entity * live_count_ + 1024 && held > 3 * before + 1024;
+    };
+    if (beyond(left_.capacity(), last_left_, 4)) std::vector<Left>().swap(left_);
+    if (beyond(scratch_.capacity(), last_left_, 4)) std::vector<std::uint32_t>().swap(scratch_);
+    last_left_ = left_.size();
+    const std::size_t held = events_.capacity(), used = events_.size();
+    const bool burst = held > 4 * used + 1024 || beyond(held, last_events_, 8);
+    last_events_ = used;
+    if (!burst) return;
     std::vector<AoiEvent>().swap(events_);
     std::vector<std::uint32_t>().swap(event_ranks_);
     std::vector<std::uint32_t>().swap(event_order_);
   }
+  std::size_t last_events_ = 0, last_left_ = 0;  // the last tick's events and entries left behind (release_burst)
 
   TreeType ranges_;  // every live watcher: the box of half-side reach around its anchor
   std::unordered_map<std::uint64_t, std::uint32_t> slot_of_;
@@ -520,10 +531,10 @@ class AoiWorld {
   std::vector<std::uint32_t> order_;               // live slots in ascending id order (events are in id order)
   std::vector<std::uint32_t> merge_;               // scratch for merging new slots into order_
   std::vector<std::uint32_t> added_, dying_, dirty_, scratch_, old_watchers_;
-  // The entries left behind at this tick (see links.hpp): per watcher, a chain through `next` from
-  // Anchor::left_head.
+  // The entries left behind at this tick (see links.hpp), as (watcher, target) pairs; grouped by watcher before the
+  // evaluations (index_left_behind).
   struct Left {
-    std::uint32_t target, next;
+    std::uint32_t watcher, target;
   };
   std::vector<Left> left_;
   std::uint32_t drop_mark_ = 0;  // the last Hot::drop_mark handed out by evaluate()
