@@ -168,7 +168,9 @@ class ListArena {
   void add_slot() { spans_.emplace_back(); }
   // Hints: ask for the cache line of list s's record, or of the place its next entry goes.
   void prefetch_span(std::uint32_t s) const noexcept { detail::prefetch(&spans_[s]); }
-  void prefetch_end(std::uint32_t s) const noexcept { detail::prefetch(items_.data() + spans_[s].begin + spans_[s].size); }
+  void prefetch_end(std::uint32_t s) const noexcept {
+    detail::prefetch(items_.data() + spans_[s].begin + spans_[s].size);
+  }
   void reserve_slots(std::size_t n) { spans_.reserve(n); }
   void clear(std::uint32_t s) noexcept { spans_[s].size = 0; }
   void shrink(std::uint32_t s, std::uint32_t n) noexcept { spans_[s].size = n; }

@@ -297,9 +297,9 @@ class AoiWorld {
   // nothing); watch_layers: the same for a watcher found through the bodies tree (not big), else 0; stamp and
   // target_stamp: scratch of relink, marking the entity as a watcher and as a target met (an entity may be both);
   // anchor_tick: the tick that last re-anchored it; left_tick: the last tick that left entries behind in its list
-  // (see links.hpp), left_head: then, where its run of them starts (index_left_behind). What a re-anchor reads of the other entities it
-  // meets lies here, not in their cold records: at 100k entities, where the records are far from the cache, reading
-  // the cold record of each watcher met cost a sixth of a tick with runners.
+  // (see links.hpp), left_head: then, where its run of them starts (index_left_behind). What a re-anchor reads of
+  // the other entities it meets lies here, not in their cold records: at 100k entities, where the records are far
+  // from the cache, reading the cold record of each watcher met cost a sixth of a tick with runners.
   struct Anchor {
     Vec<2, S> at{};
     double reach = 0;
@@ -489,21 +489,22 @@ class AoiWorld {
   double skin_;
   TreeType bodies_;  // every live entity with layers != 0: its body box around the anchor
   // Gives back the event buffers after a burst (the first tick's enter events, a wave of teleports) has been
-  // delivered: when they have room for more than 8 events an entity and 3 times the events of the tick before, or
+  // delivered: when they have room for more than 8 events an entity and 4 times the events of the tick before, or
   // for more than 4 times this tick's. A world that makes many events an entity at every tick keeps its buffers (at
   // 100k entities, 38 a tick: a rule of 8 an entity alone gave back and regrew 90 MB at every tick); std::vector
   // alone would keep a burst's size for good (3.2 KB an entity after the first tick of 10k entities in the bench,
   // half of the world's memory; 0.2 KB at 1k, where the first tick makes 7 events an entity and a steady one 0.3).
-  // The entries left behind (left_, and their grouping in scratch_) likewise, beyond 4 an entity and 3 times the
+  // The entries left behind (left_, and their grouping in scratch_) likewise, beyond 4 an entity and 4 times the
   // tick before's: a wave of re-anchors (runners at 10k, all starting at once) leaves 6 an entity behind, a steady
-  // tick 2 (at 100k, 66). Frees only, so it cannot throw.
+  // tick 2 (at 100k, about 66, varying by half from tick to tick). Frees only, so it cannot throw.
   void release_burst() noexcept {
     auto beyond = [&](std::size_t held, std::size_t before, std::size_t per_entity) {
-      return held > per_entity * live_count_ + 1024 && held > 3 * before + 1024;
+      return held > per_entity * live_count_ + 1024 && held > 4 * before + 1024;
     };
+    const std::size_t left = left_.size();
     if (beyond(left_.capacity(), last_left_, 4)) std::vector<Left>().swap(left_);
     if (beyond(scratch_.capacity(), last_left_, 4)) std::vector<std::uint32_t>().swap(scratch_);
-    last_left_ = left_.size();
+    last_left_ = left;
     const std::size_t held = events_.capacity(), used = events_.size();
     const bool burst = held > 4 * used + 1024 || beyond(held, last_events_, 8);
     last_events_ = used;
