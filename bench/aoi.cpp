@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Workload aoi: the MMO server's area-of-interest tick. N entities move in a +-1000 square map, bouncing off its
 // edge; every entity is both watcher and marker with view radius 100. Two kinds of movement:
-//   random walk:     each tick a step of 0 to 5 units in a random direction (the workload);
+//   random walk:     each tick a step of 0 to 5 units in a random direction (entities milling about);
 //   steady headings: each entity keeps a heading that wanders by up to +-0.3 rad a tick, at its own speed of 1 to
 //                    5 units a tick (players running somewhere: the hard case for candidate lists, see docs/aoi.md).
 // Each tick every entity moves, then the contender reports the Enter / Leave events of the tick. Time = moving
