@@ -844,60 +844,57 @@ TYPED_TEST(AoiTyped, LateWatchersAndOutsideTheWorld) {
   EXPECT_THROW(p.world.position(999), std::invalid_argument);
 }
 
-// Once its lists and buffers have grown, a tick allocates nothing. The entities jitter around their homes, less
-// than skin / 2, so the trees are left alone (a Tree's node vectors may still grow when a node holds more objects
-// than ever before; that is the tree's business): every watcher is evaluated each tick, events flow both ways.
-TEST(Aoi, NoAllocationPerTickOnceWarm) {
-  std::mt19937_64 rng(3);
-  AoiSettings<float> settings{{{-100, -100}, {100, 100}}, 1.0f};
-  settings.skin = 10;
-  AoiWorld<float> w(settings);
-  std::vector<Vec<2, float>> home(300);
-  std::uniform_real_distribution<float> coord(-100, 100), jitter(-1.5f, 1.5f);
-  for (std::size_t i = 0; i < home.size(); ++i) {
-    home[i] = {coord(rng), coord(rng)};
-    w.add(i, home[i], 25);
-  }
+// Entities jittering around homes spread over a square, every one moving at every tick by less than the skin's half
+// (10), so that the trees are left alone (a Tree's node vectors may still grow when a node holds more objects than
+// ever before; that is the tree's business): every watcher is evaluated each tick, events flow both ways.
+struct JitterWorld {
+  AoiWorld<float> world;
+  std::vector<Vec<2, float>> home;
+  std::mt19937_64 rng;
+  std::uniform_real_distribution<float> jitter;
   long events = 0;
-  auto run = [&](int ticks) {
-    for (int t = 0; t < ticks; ++t) {
-      for (std::size_t i = 0; i < home.size(); ++i) w.move(i, {home[i].x + jitter(rng), home[i].y + jitter(rng)});
-      w.tick([&](const AoiEvent&) { ++events; });
+  JitterWorld(std::uint64_t seed, float spread, float hysteresis, float amplitude)
+      : world([&] {
+          AoiSettings<float> settings{{{-100, -100}, {100, 100}}, hysteresis};
+          settings.skin = 10;
+          return settings;
+        }()),
+        home(300), rng(seed), jitter(-amplitude, amplitude) {
+    std::uniform_real_distribution<float> coord(-spread, spread);
+    for (std::size_t i = 0; i < home.size(); ++i) {
+      home[i] = {coord(rng), coord(rng)};
+      world.add(i, home[i], 25);
     }
-  };
-  run(200);
-  const long before = g_allocations.load(), events_before = events;
-  run(40);
+  }
+  void run(int ticks) {
+    for (int t = 0; t < ticks; ++t) {
+      for (std::size_t i = 0; i < home.size(); ++i)
+        world.move(i, {home[i].x + jitter(rng), home[i].y + jitter(rng)});
+      world.tick([&](const AoiEvent&) { ++events; });
+    }
+  }
+};
+
+// Once its lists and buffers have grown, a tick allocates nothing.
+TEST(Aoi, NoAllocationPerTickOnceWarm) {
+  JitterWorld j(3, 100, 1.0f, 1.5f);
+  j.run(200);
+  const long before = g_allocations.load(), events_before = j.events;
+  j.run(40);
   EXPECT_EQ(g_allocations.load() - before, 0);
-  EXPECT_GT(events - events_before, 0);
+  EXPECT_GT(j.events - events_before, 0);
 }
 
 // A dense world makes many events an entity at every tick (here more than 8, the per-entity threshold of the burst
 // rule): its buffers are not a burst, and are kept, not given back and regrown at each tick.
 TEST(Aoi, ManyEventsAnEntityEveryTickAreNotABurst) {
-  std::mt19937_64 rng(5);
-  AoiSettings<float> settings{{{-100, -100}, {100, 100}}, 0.5f};
-  settings.skin = 10;
-  AoiWorld<float> w(settings);
-  std::vector<Vec<2, float>> home(300);
-  std::uniform_real_distribution<float> coord(-30, 30), jitter(-2.0f, 2.0f);
-  for (std::size_t i = 0; i < home.size(); ++i) {
-    home[i] = {coord(rng), coord(rng)};
-    w.add(i, home[i], 25);
-  }
-  long events = 0;
-  auto run = [&](int ticks) {
-    for (int t = 0; t < ticks; ++t) {
-      for (std::size_t i = 0; i < home.size(); ++i) w.move(i, {home[i].x + jitter(rng), home[i].y + jitter(rng)});
-      w.tick([&](const AoiEvent&) { ++events; });
-    }
-  };
-  run(100);
-  const long before = g_allocations.load(), events_before = events;
-  run(40);
-  EXPECT_GT(events - events_before, 40 * 8 * static_cast<long>(home.size()));
+  JitterWorld j(5, 30, 0.5f, 2.0f);
+  j.run(100);
+  const long before = g_allocations.load(), events_before = j.events;
+  j.run(40);
+  EXPECT_GT(j.events - events_before, 40 * 8 * static_cast<long>(j.home.size()));
   EXPECT_EQ(g_allocations.load() - before, 0);
-  w.validate();
+  j.world.validate();
 }
 
 // A burst of events (here the first tick: 800 entities that all see each other, 639,200 enter events) leaves no
