@@ -123,6 +123,36 @@ template <class S>
 Relation classify(const Crescent<S>& c, const Box<2, S>& b) noexcept {
   return overlaps(c, b) ? Relation::Crossing : Relation::Outside;
 }
+// A box around the points within sqrt(reach2) of new_at and beyond sqrt(keep2) of old_at (keep2 <= 0: none kept).
+// Those points lie ahead of the line through the two circles' crossings: (p - new_at) . u > -h, u the unit vector
+// from old_at to new_at, d their distance, h = (reach2 + d^2 - keep2) / 2d. So the box bounds the disc's segment
+// ahead of that line, not the whole disc: with equal reaches R, an anchor that moved by d along an axis queries
+// (R + d / 2) x 2R instead of 2R x 2R (d is skin / 2 to skin: about 0.6 of the area at the default skin). h is grown
+// by a margin far beyond the rounding of these sums, and the box rounded outwards and kept within the disc's box.
+template <class S>
+Box<2, S> crescent_box(const Vec<2, S>& new_at, const Vec<2, S>& old_at, double reach2, double keep2) noexcept {
+  const double r = std::sqrt(reach2);
+  const Box<2, S> disc = round_out_box(new_at, r);
+  if (!(keep2 > 0)) return disc;
+  const double ux = static_cast<double>(new_at.x) - static_cast<double>(old_at.x);
+  const double uy = static_cast<double>(new_at.y) - static_cast<double>(old_at.y);
+  const double d = std::sqrt(ux * ux + uy * uy);
+  if (!(d > 0) || !std::isfinite(d)) return disc;
+  const double h = (reach2 + d * d - keep2) / (2 * d) + 1e-6 * (r + d + max_abs(new_at));
+  if (!(h > -r && h < r)) return disc;  // nothing kept ahead of the line, or nothing of the disc behind it
+  const double ex = ux / d, ey = uy / d, w = std::sqrt(r * r - h * h);
+  // How far the segment reaches along an axis direction e: e . u = eu, |e . u_perp| = ev.
+  auto extent = [&](double eu, double ev) { return eu * r >= -h ? r : -h * eu + w * ev; };
+  const Vec<2, double> lo{-extent(-ex, std::abs(ey)), -extent(-ey, std::abs(ex))};
+  const Vec<2, double> hi{extent(ex, std::abs(ey)), extent(ey, std::abs(ex))};
+  const Box<2, S> segment = outward_box(new_at, lo, hi);
+  Box<2, S> b;
+  for (int i = 0; i < 2; ++i) {
+    b.min[i] = std::max(disc.min[i], segment.min[i]);
+    b.max[i] = std::min(disc.max[i], segment.max[i]);
+  }
+  return b;
+}
 }  // namespace detail::aoi
 
 // relink for an entity whose position alone changed (its radius, mode and layers did not): instead of finding all
@@ -209,8 +239,8 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
   keep = std::isinf(keep) ? -1.0 : keep * (1 - 1e-9);
   const double outer = half + 3 * kTol * (half + max_abs(an.at));
   const double keep2 = keep < 0 ? -1.0 : sq(keep) - kSquareSlack;
-  const Crescent<S> region{detail::round_out_box(an.at, outer), an.at, old.at, sq(outer) + kSquareSlack,
-                           keep2 > 0 ? keep2 : -1.0};
+  const double reach2 = sq(outer) + kSquareSlack;
+  const Crescent<S> region{crescent_box(an.at, old.at, reach2, keep2), an.at, old.at, reach2, keep2 > 0 ? keep2 : -1.0};
   // Only a target given a stale entry at this tick can have one to revive (stale entries never outlive a tick).
   const bool may_revive = cold_[s].stale_tick == tick_no_;
   // A watcher w newly in reach of s (as a marker) gets an entry and looks again at this tick.
