@@ -32,6 +32,7 @@
 
 #include "../config.hpp"
 #include "../detail/callbacks.hpp"
+#include "../detail/inline.hpp"
 #include "../detail/scratch.hpp"
 #include "../geometry.hpp"
 #include "../handle.hpp"
@@ -454,11 +455,11 @@ class AoiWorld {
   // the squares would be subnormal and round by more than the relative margins of the re-anchoring queries allow:
   // there the differences are scaled by 2^600 first (exact), so the test has the same relative precision at every
   // magnitude.
-  bool in_range(std::uint32_t w, std::uint32_t t) const { return in_range(anchors_[w], anchors_[t]); }
+  QUADRANT_INLINE bool in_range(std::uint32_t w, std::uint32_t t) const { return in_range(anchors_[w], anchors_[t]); }
   // The rounding room of an anchor in in_range: kTol times its largest coordinate (computed, not kept: 8 bytes an
   // entity).
   static double tol(const Anchor& a) { return detail::aoi::kTol * detail::aoi::max_abs(a.at); }
-  static bool in_range(const Anchor& a, const Anchor& b) {
+  QUADRANT_INLINE static bool in_range(const Anchor& a, const Anchor& b) {
     double r = a.reach + tol(a) + tol(b);
     double dx = static_cast<double>(a.at.x) - static_cast<double>(b.at.x);
     double dy = static_cast<double>(a.at.y) - static_cast<double>(b.at.y);
