@@ -844,6 +844,57 @@ TYPED_TEST(AoiTyped, LateWatchersAndOutsideTheWorld) {
   EXPECT_THROW(p.world.position(999), std::invalid_argument);
 }
 
+// The box a drifting entity's crescent query walks (the internal crescent_box): every point within the reach of the
+// new anchor and beyond the kept radius of the old one lies inside it, at every magnitude and direction, and for a
+// move along an axis it leaves out the disc's half behind the line through the circles' crossings. Membership is
+// decided in long double from the points as stored.
+template <class S>
+void check_crescent_boxes(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(0, 1);
+  const std::vector<double> scales = std::is_same_v<S, float> ? std::vector<double>{1, 1e-15, 1e12}
+                                                               : std::vector<double>{1, 1e-120, 1e-150, 1e40};
+  long inside = 0;
+  for (const double m : scales)
+    for (int trial = 0; trial < 200; ++trial) {
+      const double r = m * (0.5 + 100 * unit(rng)), k = r * (0.5 + 0.5 * unit(rng));
+      const double angle = 2 * std::numbers::pi * unit(rng), d = r * 1.2 * unit(rng);
+      const Vec<2, S> n{static_cast<S>(m * 1000 * (2 * unit(rng) - 1)), static_cast<S>(m * 1000 * (2 * unit(rng) - 1))};
+      const Vec<2, S> o{static_cast<S>(static_cast<double>(n.x) - d * std::cos(angle)),
+                        static_cast<S>(static_cast<double>(n.y) - d * std::sin(angle))};
+      const double reach2 = r * r, keep2 = k * k;
+      const Box<2, S> b = quadrant::detail::aoi::crescent_box(n, o, reach2, keep2);
+      auto dist2 = [](const Vec<2, S>& a, const Vec<2, S>& c) {
+        const long double dx = static_cast<long double>(a.x) - c.x, dy = static_cast<long double>(a.y) - c.y;
+        return dx * dx + dy * dy;
+      };
+      for (int i = 0; i < 400; ++i) {
+        // Points over the disc, half of them on a thin ring at its edge, where the crescent's tips are.
+        const double t = 2 * std::numbers::pi * unit(rng);
+        const double rho = i % 2 == 0 ? r * std::sqrt(unit(rng)) : r * (1 - 1e-6 * unit(rng));
+        const Vec<2, S> p{static_cast<S>(static_cast<double>(n.x) + rho * std::cos(t)),
+                          static_cast<S>(static_cast<double>(n.y) + rho * std::sin(t))};
+        if (!(dist2(p, n) <= reach2 && dist2(p, o) > keep2)) continue;
+        ++inside;
+        ASSERT_TRUE(b.min.x <= p.x && p.x <= b.max.x && b.min.y <= p.y && p.y <= b.max.y)
+            << "scale " << m << " trial " << trial << " point " << i;
+      }
+    }
+  EXPECT_GT(inside, 10000);
+  // A move along +x by d = r / 2 with equal radii: the box starts about d / 2 behind the new anchor, not r.
+  const double r = 100;
+  const Box<2, S> b = quadrant::detail::aoi::crescent_box(Vec<2, S>{0, 0}, Vec<2, S>{-50, 0}, r * r, r * r);
+  EXPECT_NEAR(static_cast<double>(b.min.x), -25, 0.01);
+  EXPECT_GE(static_cast<double>(b.max.x), r);
+  EXPECT_LE(static_cast<double>(b.min.y), -r);
+  EXPECT_GE(static_cast<double>(b.max.y), r);
+}
+
+TEST(Aoi, CrescentBoxHoldsTheCrescent) {
+  check_crescent_boxes<float>(41);
+  check_crescent_boxes<double>(42);
+}
+
 // Entities jittering around homes spread over a square, every one moving at every tick by less than the skin's half
 // (10), so that the trees are left alone (a Tree's node vectors may still grow when a node holds more objects than
 // ever before; that is the tree's business): every watcher is evaluated each tick, events flow both ways.

@@ -133,7 +133,8 @@ template <class S>
 Box<2, S> crescent_box(const Vec<2, S>& new_at, const Vec<2, S>& old_at, double reach2, double keep2) noexcept {
   const double r = std::sqrt(reach2);
   const Box<2, S> disc = round_out_box(new_at, r);
-  if (!(keep2 > 0)) return disc;
+  // Squares near the subnormal range (tiny worlds) round too coarsely for the margin below: there, the disc's box.
+  if (!(keep2 > 1e-280)) return disc;
   const double ux = static_cast<double>(new_at.x) - static_cast<double>(old_at.x);
   const double uy = static_cast<double>(new_at.y) - static_cast<double>(old_at.y);
   const double d = std::sqrt(ux * ux + uy * uy);
