@@ -30,7 +30,7 @@ void AoiWorld<S>::run_tick() {
   dying_.clear();
   if (++tick_no_ == 0) {
     for (Cold& c : cold_) c.dirty_tick = c.stale_tick = 0;
-    for (Anchor& a : anchors_) a.anchor_tick = a.left_tick = 0;
+    for (Anchor& a : anchors_) a.anchor_tick = 0;
     tick_no_ = 1;
   }
   if (!skin_chosen_) choose_skin();
@@ -167,9 +167,9 @@ void AoiWorld<S>::mark_dirty(std::uint32_t w) {
   dirty_.push_back(w);
 }
 
-// Groups the entries left behind at this tick by watcher, a counting sort: each watcher's targets become one run
-// of scratch_, from Anchor::left_head up to counts_[w] (both hold until the evaluations are over; scratch_ and
-// counts_ serve other passes before and after them). Recorded in the order the re-anchors met them, a watcher's
+// Groups the entries left behind at this tick by watcher, a counting sort: watcher w's targets become the run
+// [counts_[w - 1], counts_[w]) of scratch_ (from 0 for w = 0), which holds until the evaluations are over (scratch_
+// and counts_ serve other passes before and after them). Recorded in the order the re-anchors met them, a watcher's
 // entries lay scattered over left_, and following them cost a tenth of a tick with runners at 100k.
 template <class S>
 void AoiWorld<S>::index_left_behind() {
@@ -179,10 +179,6 @@ void AoiWorld<S>::index_left_behind() {
   std::uint32_t at = 0;
   for (std::uint32_t w = 0; w < n; ++w) {
     const std::uint32_t count = counts_[w];
-    if (count != 0) {
-      anchors_[w].left_tick = tick_no_;
-      anchors_[w].left_head = at;
-    }
     counts_[w] = at;
     at += count;
   }
@@ -236,10 +232,13 @@ void AoiWorld<S>::evaluate(std::uint32_t w) {
     // Entries left behind at this tick (and still out of reach: the watcher may have re-anchored since) get this
     // mark in their target's record; kNoSlot is never a mark.
     std::uint32_t mark = kNoSlot;
-    if (anchors_[w].left_tick == tick_no_) {
-      mark = next_drop_mark();
-      for (std::uint32_t i = anchors_[w].left_head; i < counts_[w]; ++i)
-        if (!in_range(w, scratch_[i])) hot_[scratch_[i]].drop_mark = mark;
+    if (!left_.empty()) {
+      const std::uint32_t end = counts_[w];
+      if (const std::uint32_t begin = w == 0 ? 0 : counts_[w - 1]; begin != end) {
+        mark = next_drop_mark();
+        for (std::uint32_t i = begin; i < end; ++i)
+          if (!in_range(w, scratch_[i])) hot_[scratch_[i]].drop_mark = mark;
+      }
     }
     const Vec<2, S> pw = hot[w].pos;
     // Branch-light: about a third of the candidates are visible, in no pattern, so "visible?" is computed without

@@ -297,15 +297,13 @@ class AoiWorld {
   // watching: layers while a live watcher (is_watcher), else 0 (also once removed: a dying entity watches
   // nothing); watch_layers: the same for a watcher found through the bodies tree (not big), else 0; stamp and
   // target_stamp: scratch of relink, marking the entity as a watcher and as a target met (an entity may be both);
-  // anchor_tick: the tick that last re-anchored it; left_tick: the last tick that left entries behind in its list
-  // (see links.hpp), left_head: then, where its run of them starts (index_left_behind). What a re-anchor reads of
-  // the other entities it meets lies here, not in their cold records: at 100k entities, where the records are far
-  // from the cache, reading the cold record of each watcher met cost a sixth of a tick with runners.
+  // anchor_tick: the tick that last re-anchored it. What a re-anchor reads of the other entities it meets lies
+  // here, not in their cold records: at 100k entities, where the records are far from the cache, reading the cold
+  // record of each watcher met cost a sixth of a tick with runners.
   struct Anchor {
     Vec<2, S> at{};
     double reach = 0;
     std::uint32_t watching = 0, watch_layers = 0, stamp = 0, target_stamp = 0, anchor_tick = 0;
-    std::uint32_t left_tick = 0, left_head = 0;
   };
 
   // The ids a const call reports, collected first (so fn may mutate the world) and sorted (so the order is
