@@ -207,7 +207,7 @@ class QuadrantTree {
   /// threads > 1: the moves are shared by that many threads (Tree::move(handles, boxes, threads)) and the pairs
   /// found by Tree::pairs on them (for_each_pair's order, into a buffer) or, with `ordered` false, by
   /// for_each_pair_parallel into a buffer of value pairs per worker (in no set order), read after by the caller's fn.
-  /// keep_handles false: a static tree, built once and only queried, keeps no handles (as a user's static level
+  /// keep_handles false: a static tree, built once and only queried, makes no handles (as a user's static level
   /// would not); update, erase and move then do not work. Each object's value is its scene index.
   QuadrantTree(const Box2& world, std::size_t n, quadrant::Placement placement, bool rebuild, unsigned threads = 1,
                bool keep_handles = true, bool ordered = true)
@@ -227,7 +227,7 @@ class QuadrantTree {
     const auto items = quadrant_support::Generated(static_cast<std::uint32_t>(boxes.size()),
                                                    [boxes](std::uint32_t i) { return std::pair{boxes[i], i}; });
     if (keep_handles_) tree_.assign(items, handles_);
-    else tree_.assign(items);  // the returned handles are dropped at once
+    else tree_.assign(items, quadrant::no_handles);
   }
 
   void update(std::span<const Box2> boxes) {

@@ -377,6 +377,63 @@ TEST(Build, SameAnswersAsInsertingOneByOne) {
   }
 }
 
+// A build without handles makes the tree a build with handles makes from the same range, node for node: the same
+// objects in the same slots (the space order; a range of unknown size may key fewer levels and order ties
+// otherwise), and handle_at names them.
+TEST(Build, WithoutHandlesTheSameTree) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE("placement " + std::to_string(static_cast<int>(p)));
+    Scene<2, float> scene(31, 500);
+    std::vector<std::tuple<Box<2, float>, int, std::uint32_t>> items;
+    for (int i = 0; i < 5000; ++i) items.emplace_back(scene.object(), i, 1u << (scene.bits() % 3));
+    const std::forward_list<std::tuple<Box<2, float>, int, std::uint32_t>> list(items.begin(), items.end());
+    auto check = [&](const auto& range, const char* kind) {
+      SCOPED_TRACE(kind);
+      Tree<2, int> with(config_for(scene.world(), p)), without(config_for(scene.world(), p));
+      const Handle stale = without.insert(scene.object(), -1);
+      const std::vector<Handle> handles = with.assign(range);
+      without.assign(range, quadrant::no_handles);
+      EXPECT_FALSE(without.contains(stale));
+      without.validate();
+      ASSERT_EQ(without.size(), items.size());
+      EXPECT_EQ(without.stats().nodes, with.stats().nodes);
+      EXPECT_EQ(without.stats().depth, with.stats().depth);
+      // Item i sits in the slot its handle names in `with`, with its value, box and layers.
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        const Handle h = without.handle_at(handles[i].index());
+        ASSERT_TRUE(without.contains(h)) << "item " << i;
+        EXPECT_EQ(without.value(h), std::get<1>(items[i]));
+        EXPECT_EQ(without.bounds(h), std::get<0>(items[i]));
+        EXPECT_EQ(without.layers(h), std::get<2>(items[i]));
+      }
+      EXPECT_EQ(value_pairs(without), value_pairs(with));
+      for (int q = 0; q < 100; ++q) {
+        const Box<2, float> window = scene.object();
+        std::set<int> got, want;
+        without.query(window, [&](const int& v) { got.insert(v); });
+        for (const auto& [box, v, layers] : items)
+          if (touches(box, window)) want.insert(v);
+        ASSERT_EQ(got, want) << "window " << q;
+      }
+    };
+    check(items, "vector");
+    check(list, "forward_list");
+  }
+  // A bad item throws as with handles, naming it, and the tree keeps what it held.
+  Tree<2, int> tree(config_for(Box<2, float>{{0, 0}, {100, 100}}, Placement::Loose));
+  const Handle kept = tree.insert({{1, 1}, {2, 2}}, 7);
+  std::vector<std::pair<Box<2, float>, int>> bad = {{{{0, 0}, {1, 1}}, 0}, {{{3, 3}, {2, 4}}, 1}};
+  try {
+    tree.assign(bad, quadrant::no_handles);
+    FAIL() << "min > max was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("(item 1)"), std::string::npos) << e.what();
+  }
+  ASSERT_TRUE(tree.contains(kept));
+  EXPECT_EQ(tree.size(), 1u);
+  tree.validate();
+}
+
 // ---- ranges, errors, values that throw ---------------------------------------------------------------------------
 
 TEST(Build, TakesAnyForwardRangeOfTuples) {

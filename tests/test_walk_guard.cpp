@@ -71,6 +71,8 @@ std::vector<std::pair<std::string, std::function<void(Scene&)>>> mutations() {
   return {
       {"insert", [far](Scene& s) { s.tree.insert(far, 999); }},
       {"assign", [far](Scene& s) { s.tree.assign(std::vector<std::pair<Box2, int>>{{far, 1}}); }},
+      {"assign without handles",
+       [far](Scene& s) { s.tree.assign(std::vector<std::pair<Box2, int>>{{far, 1}}, quadrant::no_handles); }},
       {"reserve", [](Scene& s) { s.tree.reserve(100000); }},
       {"erase", [](Scene& s) { s.tree.erase(s.handles[3]); }},
       {"move", [far](Scene& s) { s.tree.move(s.handles[4], far); }},

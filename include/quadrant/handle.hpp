@@ -46,6 +46,15 @@ class Handle {
   std::uint32_t owner_ = 0;
 };
 
+/// Tree::assign(items, no_handles): a bulk build that hands out no handles, for a tree that is only queried
+/// (a level's static geometry). Writing the handles costs about a tenth of a large build: they are written in the
+/// items' order while the build fills the records in space order.
+struct NoHandles {
+  explicit NoHandles() = default;
+};
+/// The tag that asks Tree::assign for no handles.
+inline constexpr NoHandles no_handles{};
+
 namespace detail {
 // Each tree gets its own owner tag so that a handle from another tree is told apart from a live one.
 inline std::uint32_t next_tree_tag() noexcept {
