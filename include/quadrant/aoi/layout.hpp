@@ -77,7 +77,7 @@ void AoiWorld<S>::renumber() {
   min_reach_ = std::numeric_limits<double>::infinity();
   for (std::uint32_t s = 0; s < keys_.size(); ++s)
     if (is_watcher(s)) {
-      reaches_.push_back(reach(s));
+      reaches_.push_back(anchors_[s].reach);
       min_reach_ = std::min(min_reach_, anchors_[s].reach);
     }
   if (!reaches_.empty()) {

@@ -146,13 +146,7 @@ Box<2, S> crescent_box(const Vec<2, S>& new_at, const Vec<2, S>& old_at, double 
   auto extent = [&](double eu, double ev) { return eu * r >= -h ? r : -h * eu + w * ev; };
   const Vec<2, double> lo{-extent(-ex, std::abs(ey)), -extent(-ey, std::abs(ex))};
   const Vec<2, double> hi{extent(ex, std::abs(ey)), extent(ey, std::abs(ex))};
-  const Box<2, S> segment = outward_box(new_at, lo, hi);
-  Box<2, S> b;
-  for (int i = 0; i < 2; ++i) {
-    b.min[i] = std::max(disc.min[i], segment.min[i]);
-    b.max[i] = std::min(disc.max[i], segment.max[i]);
-  }
-  return b;
+  return intersection(disc, outward_box(new_at, lo, hi));
 }
 }  // namespace detail::aoi
 
@@ -277,7 +271,7 @@ void AoiWorld<S>::relink_drift(std::uint32_t s, const Anchor& old) {
       cand_.push(s, f);
       link_watcher(f, s);
     }
-    if ((anchors_[f].watch_layers & marker_layers) != 0 && anchors_[f].stamp != held_watcher && in_range(f, s))
+    if (watches_small(anchors_[f], marker_layers) && anchors_[f].stamp != held_watcher && in_range(f, s))
       gain_watcher(f);
   }
   if (marker_layers != 0 && !ranges_.empty())
@@ -339,13 +333,13 @@ void AoiWorld<S>::leave_behind(std::uint32_t w, std::uint32_t t) {
   mark_dirty(w);
 }
 
-// A watcher is "big" when its reach exceeds big_reach_ (see renumber): big watchers are found through the ranges
-// tree; the others through the bodies tree, with a query of half-side big_reach_.
+// A watcher is "big" when its anchor's reach exceeds big_reach_ (see renumber): big watchers are found through the
+// ranges tree; the others through the bodies tree, with a query of half-side big_reach_ (their reach is no more).
+// The anchor's reach, not reach(s), so that the test reads only the anchor (watches_small).
 template <class S>
 void AoiWorld<S>::place_range(std::uint32_t s) {
   Cold& c = cold_[s];
-  const bool big = is_watcher(s) && reach(s) > big_reach_;
-  anchors_[s].watch_layers = is_watcher(s) && !big ? c.layers : 0;
+  const bool big = is_watcher(s) && anchors_[s].reach > big_reach_;
   if (big) {
     if (c.range.is_null()) {
       c.range = ranges_.insert(range_box(s), s, c.layers);
@@ -442,7 +436,7 @@ void AoiWorld<S>::relink(std::uint32_t s, bool added) {
       [&](Handle, const std::uint32_t& f) {
         if (f == s) return;
         if (watcher && (hot_[f].marker_layers & layers) != 0 && in_range(s, f)) as_target(f);
-        if ((anchors_[f].watch_layers & marker_layers) != 0 && in_range(f, s)) as_watcher(f);
+        if (watches_small(anchors_[f], marker_layers) && in_range(f, s)) as_watcher(f);
       },
       layers);
   if (marker_layers != 0 && !ranges_.empty())

@@ -124,7 +124,7 @@ void AoiWorld<S>::apply(std::uint32_t s, bool all_dirty) {
     unlink_targets(s);
     if (c.seen_count != 0) mark_dirty(s);
     hot_[s].marker_layers = 0;
-    anchors_[s].watching = anchors_[s].watch_layers = 0;  // a watcher no more (re-anchoring passes read it)
+    anchors_[s].watching = 0;  // a watcher no more (re-anchoring passes read it)
     if (!c.body.is_null()) bodies_.erase(c.body);
     if (!c.range.is_null()) ranges_.erase(c.range);
     c.body = c.range = Handle{};

@@ -32,7 +32,7 @@ void AoiWorld<S>::validate() const {
     const std::string who = "watcher " + std::to_string(ids_[w]);
     if (anchors_[w].watching != (watches(c.mode) ? c.layers : 0)) fail(who + ": the layers its anchor watches");
     if (c.layers != 0 && c.body.is_null()) fail("entity " + std::to_string(ids_[w]) + " is not in the bodies tree");
-    if (c.range.is_null() != !(is_watcher(w) && reach(w) > big_reach_)) fail(who + ": ranges tree membership");
+    if (c.range.is_null() != !(is_watcher(w) && anchors_[w].reach > big_reach_)) fail(who + ": ranges tree membership");
     std::uint32_t seen = 0;
     std::vector<std::uint32_t> targets;
     for (const std::uint32_t* e = cand_.begin(w); e != cand_.end(w); ++e) {

@@ -234,13 +234,8 @@ class AoiWorld {
       const Box<2, S> bb = bounding_box(shape);
       const double mag = std::max(detail::aoi::max_abs(bb.min), detail::aoi::max_abs(bb.max));
       const double grow = skin_ / 2 * (1 + detail::aoi::kTol) + detail::aoi::kBodyTol * mag;
-      Box<2, S> region;
-      for (int i = 0; i < 2; ++i) {
-        region.min[i] = detail::round_down<S>(static_cast<double>(bb.min[i]) - grow);
-        region.max[i] = detail::round_up<S>(static_cast<double>(bb.max[i]) + grow);
-      }
       bodies_.query(
-          region,
+          detail::round_out_box(bb, grow),
           [&](Handle, const std::uint32_t& s) {
             const S b = cold_[s].body_radius;
             const vec_type p = hot_[s].pos;
@@ -295,15 +290,14 @@ class AoiWorld {
   static constexpr std::uint32_t kSlotMask = 0x3fffffffu;
   // Where a slot is anchored, dense for the re-anchoring queries. reach: reach(s), grown by kTol.
   // watching: layers while a live watcher (is_watcher), else 0 (also once removed: a dying entity watches
-  // nothing); watch_layers: the same for a watcher found through the bodies tree (not big), else 0; stamp and
-  // target_stamp: scratch of relink, marking the entity as a watcher and as a target met (an entity may be both);
+  // nothing); a watcher whose reach is above big_reach_ is big (see place_range). stamp and target_stamp: scratch of relink, marking the entity as a watcher and as a target met (an entity may be both);
   // anchor_tick: the tick that last re-anchored it. What a re-anchor reads of the other entities it meets lies
   // here, not in their cold records: at 100k entities, where the records are far from the cache, reading the cold
   // record of each watcher met cost a sixth of a tick with runners.
   struct Anchor {
     Vec<2, S> at{};
     double reach = 0;
-    std::uint32_t watching = 0, watch_layers = 0, stamp = 0, target_stamp = 0, anchor_tick = 0;
+    std::uint32_t watching = 0, stamp = 0, target_stamp = 0, anchor_tick = 0;
   };
 
   // The ids a const call reports, collected first (so fn may mutate the world) and sorted (so the order is
@@ -469,6 +463,11 @@ class AoiWorld {
   }
   // Live, not dying, in a watching mode, with layers: kept in the anchor by apply() (see Anchor).
   bool is_watcher(std::uint32_t s) const { return anchors_[s].watching != 0; }
+  // Whether a watching the layers `marker_layers` is found through the bodies tree: it watches one of them and is
+  // not big (big ones are found through the ranges tree; see place_range).
+  QUADRANT_INLINE bool watches_small(const Anchor& a, std::uint32_t marker_layers) const {
+    return (a.watching & marker_layers) != 0 && a.reach <= big_reach_;
+  }
   // Whether watcher w holding an entry of t implies that t holds one of w, so that t's own list names w and
   // rcand[t] need not: w also marks and t also watches (t marks, as w holds it; the layer test is then the same both
   // ways), and w's reach is no longer than t's (in_range(w, t) then implies in_range(t, w): the test is symmetric in
@@ -547,7 +546,7 @@ class AoiWorld {
   std::size_t reanchors_since_renumber_ = 0, adds_since_renumber_ = 0;
   bool ranks_stale_ = true;
   bool skin_chosen_ = settings_.skin > 0;  // settings().skin > 0, or the automatic skin was chosen
-  double big_reach_ = 0;  // watchers with a larger reach are "big" (see place_range); 0 until the first renumber
+  double big_reach_ = 0;  // watchers with a larger anchor reach are "big" (see place_range); 0 until the first renumber
   // No watcher's anchor reach is below this (lowered by every re-anchor, recomputed by renumber): relink_drift
   // prunes by it.
   double min_reach_ = std::numeric_limits<double>::infinity();

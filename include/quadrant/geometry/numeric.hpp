@@ -59,6 +59,18 @@ Box<D, S> round_out_box(const Vec<D, S>& c, double half) noexcept {
   return b;
 }
 
+// Box b grown by `grow` (>= 0) on every side, computed in double and rounded outwards to S: it holds every point
+// within `grow` of b on each axis.
+template <int D, class S>
+Box<D, S> round_out_box(const Box<D, S>& b, double grow) noexcept {
+  Box<D, S> out;
+  for (int i = 0; i < D; ++i) {
+    out.min[i] = round_down<S>(static_cast<double>(b.min[i]) - grow);
+    out.max[i] = round_up<S>(static_cast<double>(b.max[i]) + grow);
+  }
+  return out;
+}
+
 // The box origin + [lo, hi], widened by a few roundings of S at that magnitude (so that it holds every box the
 // shape's overlaps accepts, rounding included) and rounded outwards. The widening stays finite (and tight) when
 // |origin| + |lo or hi| overflows double: the shapes rely on their box to bound the differences they compute.
