@@ -290,7 +290,8 @@ class AoiWorld {
   static constexpr std::uint32_t kSlotMask = 0x3fffffffu;
   // Where a slot is anchored, dense for the re-anchoring queries. reach: reach(s), grown by kTol.
   // watching: layers while a live watcher (is_watcher), else 0 (also once removed: a dying entity watches
-  // nothing); a watcher whose reach is above big_reach_ is big (see place_range). stamp and target_stamp: scratch of relink, marking the entity as a watcher and as a target met (an entity may be both);
+  // nothing); a watcher whose reach is above big_reach_ is big (see place_range). stamp and target_stamp: scratch
+  // of relink, marking the entity as a watcher and as a target met (an entity may be both);
   // anchor_tick: the tick that last re-anchored it. What a re-anchor reads of the other entities it meets lies
   // here, not in their cold records: at 100k entities, where the records are far from the cache, reading the cold
   // record of each watcher met cost a sixth of a tick with runners.
@@ -463,8 +464,8 @@ class AoiWorld {
   }
   // Live, not dying, in a watching mode, with layers: kept in the anchor by apply() (see Anchor).
   bool is_watcher(std::uint32_t s) const { return anchors_[s].watching != 0; }
-  // Whether a watching the layers `marker_layers` is found through the bodies tree: it watches one of them and is
-  // not big (big ones are found through the ranges tree; see place_range).
+  // Whether the watcher anchored at `a` is met through the bodies tree by a marker in `marker_layers`: it watches
+  // one of those layers and is not big (big watchers are met through the ranges tree; see place_range).
   QUADRANT_INLINE bool watches_small(const Anchor& a, std::uint32_t marker_layers) const {
     return (a.watching & marker_layers) != 0 && a.reach <= big_reach_;
   }
@@ -546,7 +547,8 @@ class AoiWorld {
   std::size_t reanchors_since_renumber_ = 0, adds_since_renumber_ = 0;
   bool ranks_stale_ = true;
   bool skin_chosen_ = settings_.skin > 0;  // settings().skin > 0, or the automatic skin was chosen
-  double big_reach_ = 0;  // watchers with a larger anchor reach are "big" (see place_range); 0 until the first renumber
+  // Watchers with a larger anchor reach are "big" (see place_range); 0 until the first renumber.
+  double big_reach_ = 0;
   // No watcher's anchor reach is below this (lowered by every re-anchor, recomputed by renumber): relink_drift
   // prunes by it.
   double min_reach_ = std::numeric_limits<double>::infinity();
