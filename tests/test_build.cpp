@@ -434,6 +434,92 @@ TEST(Build, WithoutHandlesTheSameTree) {
   tree.validate();
 }
 
+// ---- k nearest from the home table ------------------------------------------------------------------------------
+
+// The k nearest by brute force: the sorted distances (ties make the objects themselves ambiguous).
+template <int D, class S>
+std::vector<double> nearest_distances(const std::vector<std::tuple<Box<D, S>, int, std::uint32_t>>& items,
+                                      const std::vector<bool>& live, const Vec<D, S>& at, std::size_t k,
+                                      std::uint32_t mask, double max_distance) {
+  std::vector<double> d;
+  for (std::size_t j = 0; j < items.size(); ++j) {
+    const auto& [box, v, layers] = items[j];
+    if (!live[j] || (layers & mask) == 0) continue;
+    double s = 0;
+    for (int i = 0; i < D; ++i) {
+      const double c = std::clamp(double(at[i]), double(box.min[i]), double(box.max[i])) - double(at[i]);
+      s += c * c;
+    }
+    if (std::sqrt(s) <= max_distance) d.push_back(std::sqrt(s));
+  }
+  std::sort(d.begin(), d.end());
+  if (d.size() > k) d.resize(k);
+  return d;
+}
+
+// A built tree starts its k-nearest searches from the node its home table names for the query point. The answers
+// must be brute force's wherever the point is (inside, on the world's faces, far outside), whatever the layers and
+// the distance limit (a start node with nothing in the layers, or out of reach), and after the tree changes:
+// splits keep the table (its nodes live on as inner nodes), a freed node drops it. validate() checks every cell of
+// the table.
+template <int D, class S>
+void check_nearest_from_homes(std::uint32_t seed, double half) {
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(std::string("placement ") + std::to_string(static_cast<int>(p)) + ", half-width " +
+                 std::to_string(half));
+    Scene<D, S> scene(seed, half);
+    std::vector<std::tuple<Box<D, S>, int, std::uint32_t>> items;
+    for (int i = 0; i < 4000; ++i) items.emplace_back(scene.object(), i, 1u << (scene.bits() % 3));
+    std::vector<bool> live(items.size(), true);
+    Tree<D, int, S> tree(config_for(scene.world(), p, 8));
+    std::vector<Handle> handles = tree.assign(items);
+    auto check = [&](const char* stage) {
+      SCOPED_TRACE(stage);
+      tree.validate();
+      std::vector<quadrant::Neighbor<S>> found;
+      for (int q = 0; q < 60; ++q) {
+        Vec<D, S> at;
+        const double reach = q % 10 == 0 ? 3 * half : half;  // some far outside the world
+        for (int i = 0; i < D; ++i) at[i] = S(scene.real(-reach, reach));
+        if (q % 10 == 1) at = scene.world().min;  // on the world's lower corner
+        if (q % 10 == 2) at = scene.world().max;
+        const std::size_t k = q % 3 == 0 ? 1 : 7;
+        const std::uint32_t mask = q % 4 == 0 ? 4u : ~0u;
+        const double limit = q % 5 == 0 ? half / 20 : std::numeric_limits<double>::infinity();
+        tree.nearest(at, k, found, S(limit), mask);
+        const std::vector<double> want = nearest_distances(items, live, at, k, mask, limit);
+        ASSERT_EQ(found.size(), want.size()) << "query " << q;
+        for (std::size_t j = 0; j < want.size(); ++j)
+          EXPECT_NEAR(double(found[j].distance), want[j], 1e-5 * std::max(half, want[j]))
+              << "query " << q << ", neighbour " << j;
+      }
+    };
+    check("built");
+    // Dense inserts near one corner split leaves the table names.
+    for (int i = 0; i < 1500; ++i) {
+      Box<D, S> b = scene.object();
+      for (int a = 0; a < D; ++a) {
+        const S shift = S(-half * 0.7) - b.min[a];
+        b.min[a] = std::max(S(-half), S(b.min[a] + shift * S(0.9)));
+        b.max[a] = std::max(b.min[a], S(b.max[a] + shift * S(0.9)));
+      }
+      items.emplace_back(b, int(items.size()), 1u << (scene.bits() % 3));
+      live.push_back(true);
+      handles.push_back(tree.insert(std::get<0>(items.back()), std::get<1>(items.back()), std::get<2>(items.back())));
+    }
+    check("after splits");
+    for (std::size_t j = 0; j < items.size(); j += 2) {
+      tree.erase(handles[j]);
+      live[j] = false;
+    }
+    check("after merges");
+  }
+}
+
+TEST(Build, NearestFromTheHomeTable2DFloat) { check_nearest_from_homes<2, float>(91, 1000); }
+TEST(Build, NearestFromTheHomeTable3DDouble) { check_nearest_from_homes<3, double>(92, 1e-3); }
+TEST(Build, NearestFromTheHomeTable2DDoubleHuge) { check_nearest_from_homes<2, double>(93, 1e30); }
+
 // ---- ranges, errors, values that throw ---------------------------------------------------------------------------
 
 TEST(Build, TakesAnyForwardRangeOfTuples) {

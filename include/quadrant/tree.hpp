@@ -602,7 +602,7 @@ class Tree {
     QueryStats st;
     detail::with_placement(core_.config().placement, [&](auto p) {
       detail::best_first<W>(p, store, layers, [&](std::uint32_t m) { return key(prune_box(p, m)); }, key,
-                            nearest_owner(point), results, st);
+                            nearest_owner(point), results, st, store.home_of(point));
     });
     for (const auto& f : results.sorted()) out.push_back(Neighbor<S>{handle_of(f.id), static_cast<S>(std::sqrt(f.key))});
   }

@@ -66,10 +66,12 @@ bool first_leaf_of(const NodeStore<D, S>& store, std::uint32_t id, std::uint32_t
 
 // node_key(n) and entry_key(box) give a node's or an object's key, or nothing when it is out of reach. Under
 // Placement::Leaves, takes_from(entry, n, key of n) says whether leaf n is the one an object listed by several
-// leaves is taken from. Allocates nothing once the per-thread heap is warm.
+// leaves is taken from. Results that collect start their descent at node `start` (any live node: the nearer the
+// answers, the sooner the bound is tight; see NodeStore::home_of). Allocates nothing once the per-thread heap is
+// warm.
 template <class K, class P, int D, class S, class NodeKey, class EntryKey, class TakesFrom, class Results>
 void best_first(P, const NodeStore<D, S>& store, std::uint32_t layers, NodeKey&& node_key, EntryKey&& entry_key,
-                TakesFrom&& takes_from, Results& results, QueryStats& st) {
+                TakesFrom&& takes_from, Results& results, QueryStats& st, std::uint32_t start = 0) {
   ScratchLease<Pending<K>> lease;
   std::vector<Pending<K>>& heap = lease.get();
   const LaterThan<K> later;
@@ -95,11 +97,12 @@ void best_first(P, const NodeStore<D, S>& store, std::uint32_t layers, NodeKey&&
   };
   // Results that collect (k nearest) first follow the nearest child down to a leaf and take its objects: the
   // bound they give turns most of the path's siblings away before they reach the heap. The walk below then skips
-  // that leaf's entries.
+  // that leaf's entries. The descent starts at `start`, or the lowest ancestor of it holding objects in `layers`.
   std::uint32_t home = kNone;
   if constexpr (!Results::kStreams) {
-    std::uint32_t n = 0;
-    std::optional<K> key_n = store.reaches(0, layers) ? node_key(0) : std::nullopt;
+    std::uint32_t n = start;
+    while (n != 0 && !store.reaches(n, layers)) n = store.parent(n);
+    std::optional<K> key_n = store.reaches(n, layers) ? node_key(n) : std::nullopt;
     while (key_n && !store.is_leaf(n)) {
       std::uint32_t next = kNone;
       std::optional<K> key_next;
@@ -118,7 +121,8 @@ void best_first(P, const NodeStore<D, S>& store, std::uint32_t layers, NodeKey&&
       scan(n, *key_n);
     }
   }
-  // Every node in reach is on the path from the root to home or below a sibling of a node on it. So the walk
+  // Every node in reach is on the path from the root to home or below a sibling of a node on it (whichever leaf
+  // home is). So the walk
   // starts from the path, read just now: its nodes' own entries are offered and the siblings in reach pushed,
   // instead of walking down from the root again through nodes already seen.
   auto push_child = [&](std::uint32_t c) {

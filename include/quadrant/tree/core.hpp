@@ -78,6 +78,7 @@ class TreeCore {
     } else {
       with_placement(config_.placement, [&](auto p) { build(p, entries, keys, key_of); });
     }
+    store_.index_homes();
     entries.clear();
   }
 

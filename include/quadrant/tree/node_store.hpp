@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -168,7 +169,8 @@ class NodeStore {
                     (free_blocks_.capacity() + blocks_.capacity() + order_.capacity()) * sizeof(std::uint32_t) +
                     locs_.capacity() * sizeof(Loc) + links_.capacity() * sizeof(Link) +
                     heads_.capacity() * sizeof(std::uint32_t) +
-                    entries_.capacity() * sizeof(entry_type) + entry_refs_.capacity() * sizeof(std::uint32_t);
+                    entries_.capacity() * sizeof(entry_type) + entry_refs_.capacity() * sizeof(std::uint32_t) +
+                    homes_.capacity() * sizeof(std::uint32_t);
     return b;
   }
   // Bytes of one node, for the full tree's size estimate.
@@ -261,6 +263,80 @@ class NodeStore {
   void start_range_here(std::uint32_t n) noexcept {
     if (nodes_[n].cap == 0) nodes_[n].first = static_cast<std::uint32_t>(entries_.size());
   }
+  // The home table: a grid of (2^level)^D cells over the root's cell, each naming the node that holds it at depth
+  // `level`, or the leaf above that depth that does. A k-nearest search starts its descent there instead of at
+  // the root (see best_first): the levels above are the ones every search reads, and stay in the cache; the
+  // chain of misses it saves is the descent's. Any live node is a valid start (the search then walks up from the
+  // leaf it reaches), so the table only has to be fast, and it goes as soon as a node is freed (clear_node), which
+  // could leave it naming a node that is no longer there. Made after a bulk build: about a cell per node, at most
+  // 2^18 cells (1 MB); none for trees of a few nodes.
+  void index_homes() {
+    homes_.clear();
+    std::size_t live = 0;
+    int deepest = 0;
+    for (const Node& node : nodes_)
+      if (node.alive) {
+        ++live;
+        deepest = std::max(deepest, node.depth);
+      }
+    int level = 0;
+    while (level < deepest && level < kMaxHomeLevel && (std::size_t{1} << (D * level)) < live) ++level;
+    if (level < 2) return;
+    const std::uint32_t side = 1u << level;
+    const box_type& world = cells_[0];
+    for (int i = 0; i < D; ++i) {
+      const double width = static_cast<double>(world.max[i]) - static_cast<double>(world.min[i]);
+      if (!(width > 0) || !std::isfinite(width)) return;
+      home_scale_[i] = side / width;
+    }
+    homes_.resize(std::size_t{1} << (D * level));
+    home_level_ = level;
+    // The nodes at depth `level` and the leaves above it tile the root's cell: each fills its own block.
+    walk(0, 0, [&](std::uint32_t n) {
+      const Node& node = nodes_[n];
+      if (node.depth < level && node.first_child != kNone) return Step::Descend;
+      std::uint32_t lo[D], hi[D];
+      for (int i = 0; i < D; ++i) {
+        lo[i] = home_coordinate(cells_[n].min[i], i, true);
+        hi[i] = std::max(home_coordinate(cells_[n].max[i], i, true), lo[i] + 1);
+        hi[i] = std::min(hi[i], side);
+      }
+      fill_homes(lo, hi, n);
+      return Step::Skip;
+    });
+  }
+  // The node to start a search near p from: the home table's cell holding p (clamped into the root's cell), or
+  // the root when there is no table.
+  std::uint32_t home_of(const Vec<D, S>& p) const noexcept {
+    if (homes_.empty()) return 0;
+    std::size_t at = 0;
+    for (int i = D; i-- > 0;) {
+      const std::uint32_t side = 1u << home_level_;
+      const std::uint32_t c = std::min(home_coordinate(p[i], i, false), side - 1);
+      at = at * side + c;
+    }
+    return homes_[at];
+  }
+
+  // For validate: the first home table cell naming a node that is not live, or whose cell does not hold the
+  // table cell's centre, as its index; kNone when there is none (or no table).
+  std::uint32_t bad_home() const {
+    const std::uint32_t side = 1u << home_level_;
+    for (std::size_t at = 0; at < homes_.size(); ++at) {
+      const std::uint32_t n = homes_[at];
+      if (n >= nodes_.size() || !nodes_[n].alive) return static_cast<std::uint32_t>(at);
+      std::size_t rest = at;
+      for (int i = 0; i < D; ++i) {
+        const double centre = static_cast<double>(cells_[0].min[i]) + (static_cast<double>(rest % side) + 0.5) /
+                                                                          home_scale_[i];
+        rest /= side;
+        if (centre < static_cast<double>(cells_[n].min[i]) || centre > static_cast<double>(cells_[n].max[i]))
+          return static_cast<std::uint32_t>(at);
+      }
+    }
+    return kNone;
+  }
+
   // Declares the store packed (see packed()); a bulk build calls it when it has listed every entry in pre-order,
   // each node starting its range with start_range_here or make_room.
   void mark_packed() noexcept {
@@ -539,6 +615,30 @@ class NodeStore {
                 "quadrant: a stored entry is its box and two 32-bit words");
   static_assert(sizeof(Node) == 40, "quadrant: a node is 40 bytes");
 
+  // The deepest home table: (2^9)^2 or (2^6)^3 cells, 2^18 either way.
+  static constexpr int kMaxHomeLevel = D == 2 ? 9 : 6;
+  // Coordinate x on axis i in home table cells from the root's lower face, clamped to [0, 2^level]: rounded to
+  // the nearest for a cell's bounds (they land on whole numbers: the cells halve the root's), else down (the
+  // cell holding a point).
+  std::uint32_t home_coordinate(S x, int i, bool nearest) const noexcept {
+    const double c = (static_cast<double>(x) - static_cast<double>(cells_[0].min[i])) * home_scale_[i];
+    const double side = static_cast<double>(1u << home_level_);
+    return static_cast<std::uint32_t>(std::clamp(std::floor(nearest ? c + 0.5 : c), 0.0, side));
+  }
+  // Writes n into the home table cells [lo, hi) on every axis.
+  void fill_homes(const std::uint32_t (&lo)[D], const std::uint32_t (&hi)[D], std::uint32_t n) noexcept {
+    const std::size_t side = std::size_t{1} << home_level_;
+    if constexpr (D == 2) {
+      for (std::uint32_t y = lo[1]; y < hi[1]; ++y)
+        std::fill(homes_.begin() + static_cast<std::ptrdiff_t>(y * side + lo[0]),
+                  homes_.begin() + static_cast<std::ptrdiff_t>(y * side + hi[0]), n);
+    } else {
+      for (std::uint32_t z = lo[2]; z < hi[2]; ++z)
+        for (std::uint32_t y = lo[1]; y < hi[1]; ++y)
+          std::fill(homes_.begin() + static_cast<std::ptrdiff_t>((z * side + y) * side + lo[0]),
+                    homes_.begin() + static_cast<std::ptrdiff_t>((z * side + y) * side + hi[0]), n);
+    }
+  }
   // The fit of a node that holds nothing: min > max on every axis, so any box merged into it is the result.
   static constexpr box_type empty_box() noexcept {
     box_type b;
@@ -565,6 +665,7 @@ class NodeStore {
 
   // The one place a node is returned to the free state; its range goes to the free list of its size class.
   void clear_node(std::uint32_t n) {
+    homes_.clear();  // the table could name n
     Node& node = nodes_[n];
     node.alive = false;
     node.parent = kNone;
@@ -803,6 +904,9 @@ class NodeStore {
   std::vector<entry_type> entries_;        // every node's entries, in ranges
   std::vector<std::uint32_t> entry_refs_;  // several_ only, parallel to entries_: each entry's reference
   std::array<std::uint32_t, 32> free_ranges_ = free_lists();  // the first freed range of each size class
+  std::vector<std::uint32_t> homes_;   // see index_homes()
+  int home_level_ = 0;
+  double home_scale_[D] = {};          // home table cells per unit, by axis
   std::vector<std::uint32_t> blocks_;  // collapse's scratch
   std::vector<std::uint32_t> order_;   // compact's scratch
   std::uint32_t merge_room_ = 4;       // see set_merge_size()

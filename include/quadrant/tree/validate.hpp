@@ -25,6 +25,9 @@ void validate_tree(const TreeCore<D, S>& core, const Records& records) {
   if (!(store.cell(0) == config.world) || !(store.bounds(0) == everything<D, S>()))
     fail("the root's cell is not the world or its bounds are not everything");
 
+  if (const std::uint32_t at = store.bad_home(); at != kNone)
+    fail("home table cell " + std::to_string(at) + " names a free node or one whose cell does not hold it");
+
   with_placement(config.placement, [&](auto p) {
     using P = decltype(p);
     const std::uint32_t merge_limit = static_cast<std::uint32_t>(config.split_threshold / 2);
