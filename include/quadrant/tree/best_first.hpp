@@ -121,10 +121,9 @@ void best_first(P, const NodeStore<D, S>& store, std::uint32_t layers, NodeKey&&
       scan(n, *key_n);
     }
   }
-  // Every node in reach is on the path from the root to home or below a sibling of a node on it (whichever leaf
-  // home is). So the walk
-  // starts from the path, read just now: its nodes' own entries are offered and the siblings in reach pushed,
-  // instead of walking down from the root again through nodes already seen.
+  // Every node in reach is on the path from the root to home or below a sibling of a node on it, whichever leaf
+  // home is. So the walk starts from the path, read just now: its nodes' own entries are offered and the siblings
+  // in reach pushed, instead of walking down from the root again through nodes already seen.
   auto push_child = [&](std::uint32_t c) {
     if (!store.reaches(c, layers)) return;
     if (const std::optional<K> k = node_key(c); k && !(*k > results.bound())) {

@@ -28,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <new>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -269,8 +270,8 @@ class NodeStore {
   // chain of misses it saves is the descent's. Any live node is a valid start (the search then walks up from the
   // leaf it reaches), so the table only has to be fast, and it goes as soon as a node is freed (clear_node), which
   // could leave it naming a node that is no longer there. Made after a bulk build: about a cell per node, at most
-  // 2^18 cells (1 MB); none for trees of a few nodes.
-  void index_homes() {
+  // 2^18 cells (1 MB); none for trees of a few nodes. Never throws: without memory for it there is no table.
+  void index_homes() noexcept {
     homes_.clear();
     std::size_t live = 0;
     int deepest = 0;
@@ -289,7 +290,11 @@ class NodeStore {
       if (!(width > 0) || !std::isfinite(width)) return;
       home_scale_[i] = side / width;
     }
-    homes_.resize(std::size_t{1} << (D * level));
+    try {
+      homes_.resize(std::size_t{1} << (D * level));
+    } catch (const std::bad_alloc&) {
+      return;  // homes_ is still empty: searches start at the root
+    }
     home_level_ = level;
     // The nodes at depth `level` and the leaves above it tile the root's cell: each fills its own block.
     walk(0, 0, [&](std::uint32_t n) {
