@@ -101,6 +101,27 @@ std::set<std::pair<int, int>> value_pairs(const TreeT& tree, std::uint32_t mask 
 
 // ---- against brute force, with layers, 2D and 3D, float and double ---------------------------------------------
 
+// The k nearest by brute force: the sorted distances (ties make the objects themselves ambiguous).
+template <int D, class S>
+std::vector<double> nearest_distances(const std::vector<std::tuple<Box<D, S>, int, std::uint32_t>>& items,
+                                      const std::vector<bool>& live, const Vec<D, S>& at, std::size_t k,
+                                      std::uint32_t mask, double max_distance) {
+  std::vector<double> d;
+  for (std::size_t j = 0; j < items.size(); ++j) {
+    const auto& [box, v, layers] = items[j];
+    if (!live[j] || (layers & mask) == 0) continue;
+    double s = 0;
+    for (int i = 0; i < D; ++i) {
+      const double c = std::clamp(double(at[i]), double(box.min[i]), double(box.max[i])) - double(at[i]);
+      s += c * c;
+    }
+    if (std::sqrt(s) <= max_distance) d.push_back(std::sqrt(s));
+  }
+  std::sort(d.begin(), d.end());
+  if (d.size() > k) d.resize(k);
+  return d;
+}
+
 template <int D, class S>
 void check_against_brute_force(std::uint32_t seed, double half) {
   for (Placement p : kPlacements) {
@@ -142,16 +163,9 @@ void check_against_brute_force(std::uint32_t seed, double half) {
       Vec<D, S> at;
       for (int i = 0; i < D; ++i) at[i] = S(scene.real(-half, half));
       tree.nearest(at, 5, found);
-      std::vector<double> d;
-      for (const auto& [box, v, layers] : items) {
-        double s = 0;
-        for (int i = 0; i < D; ++i) {
-          const double c = std::clamp(double(at[i]), double(box.min[i]), double(box.max[i])) - double(at[i]);
-          s += c * c;
-        }
-        d.push_back(std::sqrt(s));
-      }
-      std::sort(d.begin(), d.end());
+      const std::vector<double> d =
+          nearest_distances(items, std::vector<bool>(items.size(), true), at, 5, ~0u,
+                            std::numeric_limits<double>::infinity());
       ASSERT_EQ(found.size(), 5u);
       for (std::size_t k = 0; k < 5; ++k)
         EXPECT_NEAR(double(found[k].distance), d[k], 1e-4 * std::max(1.0, d[k])) << "neighbour " << k;
@@ -435,27 +449,6 @@ TEST(Build, WithoutHandlesTheSameTree) {
 }
 
 // ---- k nearest from the home table ------------------------------------------------------------------------------
-
-// The k nearest by brute force: the sorted distances (ties make the objects themselves ambiguous).
-template <int D, class S>
-std::vector<double> nearest_distances(const std::vector<std::tuple<Box<D, S>, int, std::uint32_t>>& items,
-                                      const std::vector<bool>& live, const Vec<D, S>& at, std::size_t k,
-                                      std::uint32_t mask, double max_distance) {
-  std::vector<double> d;
-  for (std::size_t j = 0; j < items.size(); ++j) {
-    const auto& [box, v, layers] = items[j];
-    if (!live[j] || (layers & mask) == 0) continue;
-    double s = 0;
-    for (int i = 0; i < D; ++i) {
-      const double c = std::clamp(double(at[i]), double(box.min[i]), double(box.max[i])) - double(at[i]);
-      s += c * c;
-    }
-    if (std::sqrt(s) <= max_distance) d.push_back(std::sqrt(s));
-  }
-  std::sort(d.begin(), d.end());
-  if (d.size() > k) d.resize(k);
-  return d;
-}
 
 // A built tree starts its k-nearest searches from the node its home table names for the query point. The answers
 // must be brute force's wherever the point is (inside, on the world's faces, far outside), whatever the layers and
