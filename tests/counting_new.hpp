@@ -10,10 +10,14 @@
 namespace {
 /// Heap allocations made by the process since it started (every form of new goes through the replacement below).
 std::atomic<long> g_allocations{0};
+/// When g_allocations reaches this count, that allocation throws std::bad_alloc (-1: none does): a test makes each
+/// allocation of a call fail in turn.
+std::atomic<long> g_fail_at{-1};
 }  // namespace
 
 void* operator new(std::size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (g_allocations.fetch_add(1, std::memory_order_relaxed) + 1 == g_fail_at.load(std::memory_order_relaxed))
+    throw std::bad_alloc();
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
   throw std::bad_alloc();
 }

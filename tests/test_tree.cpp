@@ -875,6 +875,68 @@ TEST(Tree, ReleaseScratchFreesTheBuildsScratchAndSparesARunningWalk) {
   }
 }
 
+// Memory running out anywhere in a bulk build leaves the tree valid: unchanged when the build had not begun to
+// replace the contents, else empty. Each allocation of the build fails in turn (the first build after
+// release_scratch(), so that the scratch is allocated too), and a build that is let run answers as brute force.
+TEST(Tree, BuildRunningOutOfMemoryLeavesTheTreeValid) {
+  // Three clusters deeper than a build's keyed levels, so that splits below them run too.
+  std::vector<std::pair<Box2, int>> items = square_items(1500, 1, 41);
+  std::mt19937 rng(42);
+  std::normal_distribution<float> g(0, 0.05f);
+  for (int i = 0; i < 600; ++i) {
+    const float x = 20 + 30 * float(i % 3) + g(rng), y = 40 + g(rng);
+    items.push_back({{{x, y}, {x + 0.01f, y + 0.01f}}, 1500 + i});
+  }
+  const std::vector<std::pair<Box2, int>> old_items = square_items(300, 2, 43);
+  const Box2 window{{15, 30}, {60, 70}};
+  auto values_in = [](const QuadTree<int>& tree, const Box2& w) {
+    std::multiset<int> got;
+    tree.query(w, [&](const int& v) { got.insert(v); });
+    return got;
+  };
+  for (Placement p : kPlacements) {
+    SCOPED_TRACE(static_cast<int>(p));
+    QuadTree<int> tree(config2(p, 8, 14));
+    std::multiset<int> old_values;
+    for (const auto& item : old_items) old_values.insert(item.second);
+    int failed = 0, unchanged = 0;
+    for (long k = 1;; ++k) {
+      tree.assign(old_items);
+      quadrant::release_scratch();
+      std::vector<Handle> handles;
+      bool threw = false;
+      g_fail_at = g_allocations.load() + k;
+      try {
+        tree.assign(items, handles);
+      } catch (const std::bad_alloc&) {
+        threw = true;
+      }
+      g_fail_at = -1;
+      ASSERT_NO_THROW(tree.validate()) << "allocation " << k;
+      if (!threw) break;
+      ++failed;
+      if (tree.size() == 0) {
+        EXPECT_TRUE(values_in(tree, Box2{{-1e3f, -1e3f}, {1e3f, 1e3f}}).empty());
+      } else {
+        ++unchanged;
+        EXPECT_EQ(values_in(tree, Box2{{-1e3f, -1e3f}, {1e3f, 1e3f}}), old_values) << "allocation " << k;
+      }
+      // The tree still works: an insert lands and is found.
+      tree.insert({{1, 1}, {2, 2}}, -1);
+      EXPECT_EQ(values_in(tree, Box2{{1, 1}, {1, 1}}).count(-1), 1u);
+      tree.validate();
+    }
+    EXPECT_GE(failed, 8) << "the build makes several allocations";
+    EXPECT_GE(unchanged, 3) << "some fail before the contents are replaced";
+    EXPECT_LT(unchanged, failed) << "some fail after";
+    ASSERT_EQ(tree.size(), items.size());
+    std::multiset<int> want;
+    for (const auto& [box, v] : items)
+      if (overlaps(box, window)) want.insert(v);
+    EXPECT_EQ(values_in(tree, window), want);
+  }
+}
+
 // Every query kind of the shapes issue, warm, allocates nothing: shapes (the polygon is built once, outside),
 // layer masks, ray casts (per-thread heap), nearest into a kept vector, incremental nearest, node queries, locate.
 TEST(Tree, ShapeRayNearestAndNodeQueriesDoNotAllocate) {

@@ -65,12 +65,22 @@ class TreeCore {
     with_placement(config_.placement, [&](auto p) { place(p, e); });
   }
 
-  // Lists the objects of `entries` in an empty tree, where the placement puts them, and consumes the vector
-  // (scratch). Nodes are built top-down: a node splits when more than split_threshold entries reach it and
-  // splitting helps, the rule insertion applies, so the result is a tree insertion could have built. `keys` (by
-  // `key_of`, this tree's BuildKeys) are the entries' sort keys in their high words, in the entries' order, which
-  // is theirs: above depth key_of.levels() a node's entries and its children's are then runs of the array, found
-  // by binary search, and each entry is copied once, into its node. Deeper, each entry is copied once per level.
+  // The array a bulk build of n entries reads, for the caller to fill (entry i with the object of record slot i):
+  // under a one-node placement with a split threshold, the store's own entry array, which the build sorts into
+  // node ranges where it lies (the entries of each node come out at their place in the array, so nothing is
+  // copied into a second one); else `scratch`, resized to n. Only on an empty tree.
+  std::vector<entry_type>& build_input(std::size_t n, std::vector<entry_type>& scratch) {
+    if (config_.split_threshold != 0 && config_.placement != Placement::Leaves) return store_.build_arena(n);
+    scratch.resize(n);
+    return scratch;
+  }
+
+  // Lists the objects of `entries` (build_input's array, filled) in an empty tree, where the placement puts them.
+  // Nodes are built top-down: a node splits when more than split_threshold entries reach it and splitting helps,
+  // the rule insertion applies, so the result is a tree insertion could have built. `keys` (by `key_of`, this
+  // tree's BuildKeys) are the entries' sort keys in their high words, in the entries' order, which is theirs:
+  // above depth key_of.levels() a node's entries and its children's are then runs of the array, found by binary
+  // search, and listed where they lie. Deeper, each split moves its entries once.
   void build(std::vector<entry_type>& entries, std::span<const std::uint64_t> keys, const BuildKeys<D, S>& key_of) {
     if (config_.split_threshold == 0) {
       prepare_insert();
@@ -79,7 +89,6 @@ class TreeCore {
       with_placement(config_.placement, [&](auto p) { build(p, entries, keys, key_of); });
     }
     store_.index_homes();
-    entries.clear();
   }
 
   // Removes every entry of object id and merges the subtrees it left that are now small. The object's references
@@ -428,15 +437,17 @@ class TreeCore {
     const std::size_t threshold = static_cast<std::size_t>(config_.split_threshold);
     ScratchLease<BuildJob> job_lease;
     ScratchLease<std::uint32_t> mask_lease;
-    ScratchLease<entry_type> other_lease;
+    ScratchLease<entry_type> other_lease, stay_lease;
     std::vector<BuildJob>& jobs = job_lease.get();
     std::vector<std::uint32_t>& masks = mask_lease.get();
-    // One-node placements: an entry goes to one child at most, so the children's entries fit in their parent's
-    // range. A split nearly always finds them child by child already and only closes the gaps its staying entries
-    // leave; otherwise it sorts them into the same range of a second buffer, made on first need. Leaves may copy
-    // an entry to several children: they are sorted past the end of the arena and moved down over their parent's
-    // range, whose entries are all placed by then.
+    // One-node placements build in place (see build_input): the arena is the store's entry array, and a node's own
+    // entries, then each child's, child by child, are put where the tree lists them. An entry goes to one child
+    // at most, so the children's entries fit in their parent's range. A split nearly always finds them child by
+    // child already and only moves the entries that stay in front; otherwise it sorts them into the same range of
+    // a second buffer, made on first need. Leaves may copy an entry to several children: they are sorted past the
+    // end of the arena (scratch) and moved down over their parent's range, whose entries are all placed by then.
     std::vector<entry_type>& other = other_lease.get();
+    std::vector<entry_type>& stay = stay_lease.get();
     jobs.push_back({0, 0, static_cast<std::uint32_t>(arena.size()), false});
     store_.reserve_entries(arena.size());
     // Leaves' invariant: the job on top of the stack owns the end of the arena (arena.size() == hi), so a finished
@@ -454,17 +465,16 @@ class TreeCore {
       const bool split_now = threshold != 0 && size > threshold && can_split(store_.cell(n), store_.depth(n)) &&
                              split_helps(p, n, here);
       if (!split_now) {
-        store_.start_range_here(n);
-        list_here(n, here);
+        list_own(p, n, job.lo, here);
         if constexpr (P::kEveryLeaf) arena.resize(job.lo);
         continue;
       }
       box_type cells[fanout], child_bounds[fanout];
       const std::uint32_t first = split_empty(p, n, cells, child_bounds);
-      // Count sort by child; entries staying in n are listed there at once.
+      // Count sort by child.
       std::uint32_t counts[fanout] = {};
       masks.resize(size);
-      std::uint32_t stay_layers = 0, stayed = 0;
+      std::uint32_t stayed = 0;
       // Whether the entries going down come child by child (child 0's first): entries in Morton order of their
       // centres nearly always do, and then each child's are one run of the range already.
       bool in_child_order = !P::kEveryLeaf;
@@ -486,45 +496,28 @@ class TreeCore {
         stayed += mask == 0;
         for (std::uint32_t m = mask; m != 0; m &= m - 1) ++counts[std::countr_zero(m)];
       }
-      store_.start_range_here(n);
-      if (stayed != 0) {
-        store_.make_room(n, stayed);
-        for (std::uint32_t i = 0; i < size; ++i) {
-          if (masks[i] != 0) continue;
-          store_.add_entry(n, from[i]);
-          stay_layers |= from[i].layers;
-        }
-        store_.add_count(n, stayed);
-        store_.add_layers(n, stay_layers);
-      }
       std::uint32_t at[fanout], lo[fanout], total = 0;
-      bool to_other = !P::kEveryLeaf && !job.other;  // where the children's entries will be
-      if (in_child_order) {
-        // Child k's range follows child k - 1's where they are: only the entries after the first one that stayed
-        // move, each a few places down.
-        for (std::uint32_t k = 0; k < fanout; ++k) {
-          lo[k] = job.lo + total;
-          total += counts[k];
-        }
-        to_other = job.other;
+      bool to_other = job.other;  // where the children's entries will be
+      if constexpr (P::kEveryLeaf) {
+        // The entries that stay are listed at the end of the store's array; child k's range ends where child
+        // k - 1's begins: child 0's, highest, is built first (pushed last below), so the job on top of the stack
+        // always owns the end of the arena.
+        store_.start_range_here(n);
         if (stayed != 0) {
-          std::uint32_t kept = 0;
+          std::uint32_t stay_layers = 0;
+          store_.make_room(n, stayed);
           for (std::uint32_t i = 0; i < size; ++i) {
-            from[kept] = from[i];
-            kept += masks[i] != 0;
+            if (masks[i] != 0) continue;
+            store_.add_entry(n, from[i]);
+            stay_layers |= from[i].layers;
           }
+          store_.add_count(n, stayed);
+          store_.add_layers(n, stay_layers);
         }
-      } else {
-        // Child k's range ends where child k - 1's begins: child 0's, highest, is built first (pushed last below),
-        // so under Leaves the job on top of the stack always owns the end of the arena.
         for (std::uint32_t k = fanout; k-- > 0;) {
           lo[k] = at[k] = job.lo + total;
           total += counts[k];
         }
-      }
-      if (in_child_order) {
-        // Sorted in place above.
-      } else if constexpr (P::kEveryLeaf) {
         arena.resize(job.hi + total);
         entry_type* const to = arena.data() + job.hi - job.lo;  // `from` may have moved: index the arena again
         for (std::uint32_t i = 0; i < size; ++i)
@@ -532,10 +525,34 @@ class TreeCore {
         std::copy(arena.begin() + job.hi, arena.end(), arena.begin() + job.lo);
         arena.resize(job.lo + total);
       } else {
-        if (other.size() < arena.size()) other.resize(arena.size());  // `from` is in the arena then
-        entry_type* const to = (job.other ? arena : other).data();
-        for (std::uint32_t i = 0; i < size; ++i)
-          if (masks[i] != 0) to[at[std::countr_zero(masks[i])]++] = from[i];
+        // In place: the entries that stay first, then child 0's, child 1's, and so on.
+        total = stayed;
+        for (std::uint32_t k = 0; k < fanout; ++k) {
+          lo[k] = at[k] = job.lo + total;
+          total += counts[k];
+        }
+        if (in_child_order) {
+          // Each child's entries are one run already: the entries going down move back past those that stay
+          // (from the end, so that none overwrites one not yet moved), which then take the front, both in order.
+          if (stayed != 0) {
+            stay.clear();
+            for (std::uint32_t i = 0; i < size; ++i)
+              if (masks[i] == 0) stay.push_back(from[i]);
+            for (std::uint32_t i = size, to = size; i-- > 0;)
+              if (masks[i] != 0) from[--to] = from[i];
+            std::copy(stay.begin(), stay.end(), from);
+          }
+        } else {
+          if (other.size() < arena.size()) other.resize(arena.size());
+          entry_type* const to = (job.other ? arena : other).data();
+          std::uint32_t kept = 0;
+          for (std::uint32_t i = 0; i < size; ++i) {
+            if (masks[i] != 0) to[at[std::countr_zero(masks[i])]++] = from[i];
+            else from[kept++] = from[i];  // kept <= i: read already
+          }
+          to_other = !job.other;
+        }
+        list_own(p, n, job.lo, {from, stayed});
       }
       // Child 0 is pushed last, so that it is built first: ranges come out in pre-order.
       for (std::uint32_t k = fanout; k-- > 0;)
@@ -556,14 +573,12 @@ class TreeCore {
         std::partition_point(first, last, [&](std::uint64_t k) { return key_of.level(key_high(k)) == d; });
     // Splitting helps when an entry goes down; then its path's cells below n may split, so n's may too.
     if (here.size() <= static_cast<std::size_t>(config_.split_threshold) || own_end == last) {
-      store_.start_range_here(n);
-      list_here(n, here);
+      list_own(p, n, job.lo, here);
       return;
     }
     box_type cells[fanout], child_bounds[fanout];
     const std::uint32_t first_child = split_empty(p, n, cells, child_bounds);
-    store_.start_range_here(n);
-    list_here(n, here.first(static_cast<std::size_t>(own_end - first)));
+    list_own(p, n, job.lo, here.first(static_cast<std::size_t>(own_end - first)));
     std::uint32_t lo[fanout + 1];
     lo[0] = static_cast<std::uint32_t>(own_end - keys.data());
     for (std::uint32_t k = 1; k < fanout; ++k)
@@ -592,14 +607,23 @@ class TreeCore {
 
   static std::uint32_t key_high(std::uint64_t k) noexcept { return static_cast<std::uint32_t>(k >> 32); }
 
-  // Lists the entries `here` in node n, which has no entries yet.
-  void list_here(std::uint32_t n, std::span<const entry_type> here) {
-    if (here.empty()) return;
-    store_.make_room(n, static_cast<std::uint32_t>(here.size()));
-    store_.add_entries(n, here);
+  // Lists `own`, the entries node n keeps, in n, which has no entries yet; n's subtree starts at `lo` of the
+  // arena. Under a one-node placement the build is in place (see build_input): n's range is made at `lo`, where
+  // `own` lies already or at the same indices of the second buffer. Under Leaves it is appended to the array.
+  template <class P>
+  void list_own(P, std::uint32_t n, std::uint32_t lo, std::span<const entry_type> own) {
+    if constexpr (P::kEveryLeaf) {
+      store_.start_range_here(n);
+      if (own.empty()) return;
+      store_.make_room(n, static_cast<std::uint32_t>(own.size()));
+      store_.add_entries(n, own);
+    } else {
+      store_.list_at(n, lo, own);
+      if (own.empty()) return;
+    }
     std::uint32_t layers = 0;
-    for (const entry_type& e : here) layers |= e.layers;
-    store_.add_count(n, static_cast<std::int64_t>(here.size()));
+    for (const entry_type& e : own) layers |= e.layers;
+    store_.add_count(n, static_cast<std::int64_t>(own.size()));
     store_.add_layers(n, layers);
   }
 
