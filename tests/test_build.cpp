@@ -13,6 +13,7 @@
 #include <iterator>
 #include <ranges>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -938,4 +939,36 @@ TEST(Build, ReserveAndAMovedFromTree) {
   EXPECT_THROW(tree.reserve(std::size_t{1} << 33), std::length_error);
 }
 
+
+// The build's key sort, in both forms (scratch in a vector, or in borrowed bytes that hold other objects), against
+// a stable sort by the high word: keys whose high words vary in every byte, in one byte only (a single pass, whose
+// result ends in the scratch), in two bytes, in none, with many duplicates, and of lengths 0, 1 and odd.
+TEST(Build, KeySortAgreesWithAStableSort) {
+  std::mt19937_64 rng(77);
+  const std::uint64_t masks[] = {0xffffffffull, 0xff00ull, 0x00ff00ffull, 0, 0x7ull, 0xff000000ull};
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{1001}, std::size_t{70000}}) {
+    for (const std::uint64_t mask : masks) {
+      SCOPED_TRACE("n " + std::to_string(n) + ", mask " + std::to_string(mask));
+      std::vector<std::uint64_t> keys(n);
+      for (std::size_t i = 0; i < n; ++i) keys[i] = (rng() & mask) << 32 | i;
+      std::vector<std::uint64_t> want = keys;
+      std::stable_sort(want.begin(), want.end(), [](std::uint64_t a, std::uint64_t b) { return a >> 32 < b >> 32; });
+      std::vector<std::uint64_t> by_vector = keys, tmp;
+      quadrant::detail::radix_sort_by_high_word(by_vector, tmp);
+      EXPECT_EQ(by_vector, want);
+      // Borrowed bytes: boxes, as a build lends its entry array; the sort must stay inside the 8 bytes a key.
+      const std::size_t room = (n + 1) / 2;  // two keys a box
+      std::vector<Box<2, float>> lent(room + 2);
+      std::vector<std::uint64_t> by_bytes = keys;
+      quadrant::detail::radix_sort_by_high_word(by_bytes,
+                                                std::as_writable_bytes(std::span<Box<2, float>>(lent.data(), room)));
+      EXPECT_EQ(by_bytes, want);
+      for (std::size_t b = room; b < lent.size(); ++b)
+        for (int i = 0; i < 2; ++i) {
+          EXPECT_EQ(lent[b].min[i], 0.0f) << "written past the scratch";
+          EXPECT_EQ(lent[b].max[i], 0.0f) << "written past the scratch";
+        }
+    }
+  }
+}
 }  // namespace

@@ -178,10 +178,10 @@ class Tree {
   /// memory, which speeds up the queries that follow. Sets handles[i] to the handle of the i-th item; handle
   /// indices follow the objects' places in space, not the items' order. Every handle of the old contents goes
   /// stale. Throws std::invalid_argument naming the first bad item (a NaN or infinite coordinate, min > max, layer
-  /// mask 0) with the tree unchanged; if a value's constructor throws or memory runs out, the tree is left empty. O(N + entries ×
-  /// depth). Its scratch (about 16 bytes an object under Loose and Parent, 68 under Leaves) stays with the calling thread for the next build, so a tree
-  /// rebuilt every frame allocates nothing once warm (given handles' capacity); quadrant::release_scratch() hands
-  /// it back after building a large tree that stays.
+  /// mask 0) with the tree unchanged; if a value's constructor throws or memory runs out, the tree is left empty.
+  /// O(N + entries × depth). Its scratch (about 8 bytes an object under Loose and Parent, 60 under Leaves) stays
+  /// with the calling thread for the next build, so a tree rebuilt every frame allocates nothing once warm (given
+  /// handles' capacity); quadrant::release_scratch() hands it back after building a large tree that stays.
   template <std::ranges::forward_range R>
     requires TreeItem<std::ranges::range_reference_t<R>, box_type, T>
   void assign(R&& items, std::vector<Handle>& handles) {
@@ -759,15 +759,10 @@ class Tree {
       }
     });
     const std::size_t n = keys.size();
-    // Item keys[r]'s low word goes to record slot r.
-    detail::radix_sort_by_high_word(keys, slots);
     // A range read in any order is read in slot order, so the records and entries fill front to back and only the
     // items and handles are reached at random; another is read in its own order, through slots[i], item i's slot.
     constexpr bool in_slot_order = std::ranges::random_access_range<R>;
-    if constexpr (!in_slot_order) {
-      slots.resize(n);
-      for (std::size_t r = 0; r < n; ++r) slots[keys[r] & 0xffffffffu] = r;
-    }
+    if constexpr (!in_slot_order) slots.resize(n);
     // Memory before the first change, so that only the values' constructors and the build's own memory can throw
     // after it (the tree is then left empty).
     if (handles != nullptr) handles->resize(n);
@@ -797,6 +792,12 @@ class Tree {
       // Under a one-node placement they are written straight into the tree's entry array, emptied above.
       entries = &core_.build_input(n, entries_lease.get());
       out = entries->data();
+      // Item keys[r]'s low word goes to record slot r. The sort borrows the entry array, not written yet, as its
+      // scratch (24 bytes an entry in 2D float; the sort needs 8).
+      static_assert(std::is_trivially_copyable_v<stored_entry> && sizeof(stored_entry) >= sizeof(std::uint64_t));
+      detail::radix_sort_by_high_word(keys, std::as_writable_bytes(std::span<stored_entry>(*entries)));
+      if constexpr (!in_slot_order)
+        for (std::size_t r = 0; r < n; ++r) slots[keys[r] & 0xffffffffu] = r;
       if constexpr (in_slot_order) {
         const auto first = std::ranges::begin(items);
         for (std::uint32_t slot = 0; slot < n; ++slot) {

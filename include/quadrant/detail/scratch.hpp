@@ -75,8 +75,8 @@ class ScratchLease {
 
 }  // namespace detail
 
-/// Frees the scratch memory the calling thread keeps for reuse: the bulk build's (Tree::assign: about 16 bytes an
-/// object of the largest tree built, 68 under Placement::Leaves), the pair walks' and the nearest searches'. The next call that needs scratch
+/// Frees the scratch memory the calling thread keeps for reuse: the bulk build's (Tree::assign: about 8 bytes an
+/// object of the largest tree built, 60 under Placement::Leaves), the pair walks' and the nearest searches'. The next call that needs scratch
 /// allocates it again. Call it after building a large tree that will not be rebuilt soon. Only the calling thread's
 /// scratch; buffers in use by a walk that is running on this thread (from inside its callback) are kept. Never
 /// throws.

@@ -283,6 +283,7 @@ class NodeStore {
     nodes_[n].cap = static_cast<std::uint32_t>(run.size());
     add_entries(n, run);
   }
+
   // The home table: a grid of (2^level)^D cells over the root's cell, each naming the node that holds it at depth
   // `level`, or the leaf above that depth that does. A k-nearest search starts its descent there instead of at
   // the root (see best_first): the levels above are the ones every search reads, and stay in the cache; the
