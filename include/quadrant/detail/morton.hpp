@@ -67,38 +67,12 @@ inline void radix_sort_by_high_word(std::vector<std::uint64_t>& v, std::vector<s
 }
 
 // The same sort with its scratch in `tmp`, memory the caller lends (at least 8 bytes an element of v), which may
-// hold objects of any trivially copyable type: it is read and written as bytes only (memcpy), and holds nothing
-// meaningful afterwards. A bulk build lends its entry array before writing the entries, so that the sort needs no
-// memory of its own (fresh memory costs a page fault a page on first touch).
+// hold objects of any trivially copyable type (see radix_sort_into). A bulk build lends its entry array before
+// writing the entries, so that the sort needs no memory of its own (fresh memory costs a page fault a page on
+// first touch).
 inline void radix_sort_by_high_word(std::vector<std::uint64_t>& v, std::span<std::byte> tmp) noexcept {
-  const std::size_t n = v.size();
-  if (n == 0) return;
-  std::size_t counts[4][256] = {};
-  for (const std::uint64_t x : v)
-    for (int b = 0; b < 4; ++b) ++counts[b][x >> (32 + 8 * b) & 0xffu];
-  std::byte* const bytes = tmp.data();
-  bool in_tmp = false;  // where the elements are now
-  for (int b = 0; b < 4; ++b) {
-    std::size_t* const c = counts[b];
-    if (c[v[0] >> (32 + 8 * b) & 0xffu] == n) continue;  // the same byte everywhere: the order stands
-    std::size_t at = 0;
-    for (int d = 0; d < 256; ++d) {
-      const std::size_t count = c[d];
-      c[d] = at;
-      at += count;
-    }
-    if (!in_tmp) {
-      for (const std::uint64_t x : v) std::memcpy(bytes + 8 * c[x >> (32 + 8 * b) & 0xffu]++, &x, 8);
-    } else {
-      for (std::size_t i = 0; i < n; ++i) {
-        std::uint64_t x;
-        std::memcpy(&x, bytes + 8 * i, 8);
-        v[c[x >> (32 + 8 * b) & 0xffu]++] = x;
-      }
-    }
-    in_tmp = !in_tmp;
-  }
-  if (in_tmp) std::memcpy(v.data(), bytes, 8 * n);
+  if (radix_sort_into(v.data(), tmp.data(), v.size(), [](std::uint64_t x) { return x >> 32; }, 32))
+    std::memcpy(v.data(), tmp.data(), sizeof(std::uint64_t) * v.size());
 }
 
 }  // namespace quadrant::detail
