@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <fstream>
 #include <forward_list>
 #include <limits>
 #include <random>
@@ -972,3 +974,52 @@ TEST(Build, KeySortAgreesWithAStableSort) {
   }
 }
 }  // namespace
+
+// The large arrays' allocator asks for huge pages on the whole 2 MB pages inside each allocation, and only there.
+TEST(Build, HugePageAdviceCoversTheWholePagesInside) {
+  using quadrant::detail::huge_page_interior;
+  constexpr std::uintptr_t M = std::uintptr_t{1} << 20;
+  // Aligned, unaligned at either end, too small to hold a whole page, exactly one page, empty.
+  EXPECT_EQ(huge_page_interior(4 * M, 8 * M).first, 4 * M);
+  EXPECT_EQ(huge_page_interior(4 * M, 8 * M).last, 12 * M);
+  EXPECT_EQ(huge_page_interior(4 * M + 16, 8 * M).first, 6 * M);
+  EXPECT_EQ(huge_page_interior(4 * M + 16, 8 * M).last, 12 * M);
+  EXPECT_EQ(huge_page_interior(4 * M - 16, 8 * M).first, 4 * M);
+  EXPECT_EQ(huge_page_interior(4 * M - 16, 8 * M).last, 10 * M);
+  EXPECT_EQ(huge_page_interior(3 * M, 2 * M).first, huge_page_interior(3 * M, 2 * M).last);
+  EXPECT_EQ(huge_page_interior(2 * M, 2 * M).first, 2 * M);
+  EXPECT_EQ(huge_page_interior(2 * M, 2 * M).last, 4 * M);
+  EXPECT_EQ(huge_page_interior(2 * M, 2 * M - 1).first, huge_page_interior(2 * M, 2 * M - 1).last);
+  EXPECT_EQ(huge_page_interior(5 * M, 0).first, huge_page_interior(5 * M, 0).last);
+
+  // A vector of the allocator keeps its contents as it grows, like std::vector.
+  quadrant::detail::Array<std::uint64_t> a;
+  for (std::uint64_t i = 0; i < (std::uint64_t{3} << 20); ++i) a.push_back(i * 7);
+  for (std::uint64_t i = 0; i < a.size(); i += 4099) ASSERT_EQ(a[i], i * 7);
+  EXPECT_EQ(a.back(), ((std::uint64_t{3} << 20) - 1) * 7);
+
+#if defined(__linux__) && !defined(QUADRANT_NO_HUGE_PAGES)
+  // Where the system gives huge pages on request, the kernel marks the advised memory eligible: its mapping in
+  // /proc/self/smaps says THPeligible 1. (Whether a huge page is actually found is up to the kernel, not tested.)
+  std::ifstream mode("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string modes;
+  std::getline(mode, modes);
+  if (modes.find("[madvise]") == std::string::npos) GTEST_SKIP() << "transparent huge pages: " << modes;
+  const quadrant::detail::HugePageRange inside =
+      huge_page_interior(reinterpret_cast<std::uintptr_t>(a.data()), a.capacity() * sizeof(std::uint64_t));
+  ASSERT_NE(inside.first, inside.last);
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  int eligible = -1;
+  bool in_range = false;
+  while (std::getline(smaps, line)) {
+    unsigned long long lo = 0, hi = 0;
+    if (std::sscanf(line.c_str(), "%llx-%llx ", &lo, &hi) == 2 && line.find(':') > line.find(' ')) {
+      in_range = lo <= inside.first && inside.first < hi;
+    } else if (in_range && line.rfind("THPeligible:", 0) == 0) {
+      eligible = std::stoi(line.substr(12));
+    }
+  }
+  EXPECT_EQ(eligible, 1);
+#endif
+}

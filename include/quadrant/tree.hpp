@@ -224,7 +224,7 @@ class Tree {
     detail::TreeCore<D, S> fresh(checked_config(c));
     // The live objects' entries, in the order of their build keys in the new world (see assign).
     detail::ScratchLease<std::uint64_t> keys_lease, tmp_lease;
-    std::vector<std::uint64_t>& keys = keys_lease.get();
+    detail::Array<std::uint64_t>& keys = keys_lease.get();
     keys.clear();
     const auto& store = core_.store();
     const detail::BuildKeys<D, S> key_of(fresh.config(), size_);
@@ -234,7 +234,7 @@ class Tree {
     });
     detail::radix_sort_by_high_word(keys, tmp_lease.get());
     detail::ScratchLease<stored_entry> entries_lease;
-    std::vector<stored_entry>& entries = fresh.build_input(keys.size(), entries_lease.get());
+    detail::Array<stored_entry>& entries = fresh.build_input(keys.size(), entries_lease.get());
     for (std::size_t r = 0; r < keys.size(); ++r) {
       const auto id = static_cast<std::uint32_t>(keys[r] & 0xffffffffu);
       entries[r] = {store.object_box(id), id, store.object_layers(id)};
@@ -345,7 +345,7 @@ class Tree {
     // later[i]: what the threads left to do for item i: nothing (kMovedInPlace), grow the fits from a node, or
     // move the object elsewhere (kNone).
     detail::ScratchLease<std::uint32_t> later_lease;
-    std::vector<std::uint32_t>& later = later_lease.get();
+    detail::Array<std::uint32_t>& later = later_lease.get();
     later.resize(n);
     using Core = detail::TreeCore<D, S>;
     on_threads(threads, [&](unsigned t) {
@@ -736,8 +736,8 @@ class Tree {
     detail::refuse_inside_walk(this, "assign");
     constexpr bool with_layers = std::tuple_size_v<std::remove_cvref_t<std::ranges::range_reference_t<R>>> == 3;
     detail::ScratchLease<std::uint64_t> keys_lease, slots_lease;
-    std::vector<std::uint64_t>& keys = keys_lease.get();
-    std::vector<std::uint64_t>& slots = slots_lease.get();
+    detail::Array<std::uint64_t>& keys = keys_lease.get();
+    detail::Array<std::uint64_t>& slots = slots_lease.get();
     // Check everything first, computing each item's key: where in the tree's pre-order its node lies (see
     // BuildKeys; under Leaves, the Morton code of its box's centre).
     std::size_t expected = 0;
@@ -777,7 +777,7 @@ class Tree {
       records_.resize(n);
     }
     detail::ScratchLease<stored_entry> entries_lease;
-    std::vector<stored_entry>* entries = nullptr;
+    detail::Array<stored_entry>* entries = nullptr;
     stored_entry* out = nullptr;  // entries->data()
     auto place_item = [&](auto&& item, std::size_t at, std::uint32_t slot) {
       std::uint32_t layers = ~0u;
@@ -1088,11 +1088,11 @@ class Tree {
 
   std::uint32_t tag_;
   detail::TreeCore<D, S> core_;
-  std::vector<Record> records_;
+  detail::Array<Record> records_;
   // Generations apart from the records: reports rebuild a handle from its slot's generation, and this array
   // (4 bytes a slot) stays in cache where the records would not.
-  std::vector<std::uint32_t> generations_;
-  std::vector<std::uint32_t> free_records_;
+  detail::Array<std::uint32_t> generations_;
+  detail::Array<std::uint32_t> free_records_;
   std::size_t size_ = 0;
 };
 
@@ -1124,8 +1124,8 @@ PairStats for_each_pair(const Tree<D, TA, S>& a, const Tree<D, TB, S>& b, Fn&& f
   detail::ScratchLease<Level> level_lease;
   // The ranges of the path, by depth. The vector only grows (to twice what a node needs), so a node's filtering
   // writes without a size check or a zero fill.
-  std::vector<Reached>& reach = reach_lease.get();
-  std::vector<Level>& levels = level_lease.get();
+  detail::Array<Reached>& reach = reach_lease.get();
+  detail::Array<Level>& levels = level_lease.get();
   // The walk runs over the nodes of the outer tree (ta) and, for each, over the inner one (tb): its cost follows
   // the outer tree's nodes, so the tree with fewer objects goes outside; fn still gets a's object first.
   auto run = [&](const auto& ta, const auto& tb, std::uint32_t la, std::uint32_t lb, auto swapped) {

@@ -307,7 +307,7 @@ class AoiWorld {
   using Buffer = detail::ScratchLease<std::uint64_t>;
   template <class Fn>
   static void deliver(Buffer& buf, Fn& fn) {
-    std::vector<std::uint64_t>& ids = buf.get();
+    detail::Array<std::uint64_t>& ids = buf.get();
     std::sort(ids.begin(), ids.end());
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
     for (std::uint64_t id : ids)

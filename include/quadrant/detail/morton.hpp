@@ -62,7 +62,8 @@ std::uint32_t morton_key(const Vec<D, S>& p, const Box<D, S>& world) noexcept {
 
 // Sorts `v` by the high 32 bits of each element (a key; the low bits ride along), stably. `tmp` is scratch. O(n);
 // allocates only when tmp is smaller than v.
-inline void radix_sort_by_high_word(std::vector<std::uint64_t>& v, std::vector<std::uint64_t>& tmp) {
+template <class A>
+void radix_sort_by_high_word(std::vector<std::uint64_t, A>& v, std::vector<std::uint64_t, A>& tmp) {
   radix_sort(v, tmp, [](std::uint64_t x) { return x >> 32; }, 32);
 }
 
@@ -70,7 +71,8 @@ inline void radix_sort_by_high_word(std::vector<std::uint64_t>& v, std::vector<s
 // hold objects of any trivially copyable type (see radix_sort_into). A bulk build lends its entry array before
 // writing the entries, so that the sort needs no memory of its own (fresh memory costs a page fault a page on
 // first touch).
-inline void radix_sort_by_high_word(std::vector<std::uint64_t>& v, std::span<std::byte> tmp) noexcept {
+template <class A>
+void radix_sort_by_high_word(std::vector<std::uint64_t, A>& v, std::span<std::byte> tmp) noexcept {
   if (radix_sort_into(v.data(), tmp.data(), v.size(), [](std::uint64_t x) { return x >> 32; }, 32))
     std::memcpy(v.data(), tmp.data(), sizeof(std::uint64_t) * v.size());
 }

@@ -55,8 +55,8 @@ bool radix_sort_into(R* v, std::byte* tmp, std::size_t n, Key&& key, int bits) n
 
 // radix_sort_into with `tmp` as the scratch, kept for reuse: sorting allocates nothing once both vectors have held
 // as many records.
-template <class R, class Key>
-void radix_sort(std::vector<R>& v, std::vector<R>& tmp, Key&& key, int bits = 64) {
+template <class R, class A, class Key>
+void radix_sort(std::vector<R, A>& v, std::vector<R, A>& tmp, Key&& key, int bits = 64) {
   tmp.resize(v.size());
   if (radix_sort_into(v.data(), reinterpret_cast<std::byte*>(tmp.data()), v.size(), key, bits)) v.swap(tmp);
 }

@@ -14,6 +14,8 @@
 #include <deque>
 #include <vector>
 
+#include "pages.hpp"
+
 namespace quadrant {
 namespace detail {
 
@@ -49,11 +51,11 @@ class ScratchLease {
   ScratchLease(const ScratchLease&) = delete;
   ScratchLease& operator=(const ScratchLease&) = delete;
 
-  std::vector<T>& get() noexcept { return *vector_; }
+  Array<T>& get() noexcept { return *vector_; }
 
  private:
   struct Levels final : ScratchPool {
-    std::deque<std::vector<T>> vectors;
+    std::deque<Array<T>> vectors;
     std::size_t depth = 0;
     // The registry is made before this pool (the constructor asks for it), so it outlives the pool at thread exit.
     Levels() { thread_pools().push_back(this); }
@@ -70,7 +72,7 @@ class ScratchLease {
     thread_local Levels levels;
     return levels;
   }
-  std::vector<T>* vector_;
+  Array<T>* vector_;
 };
 
 }  // namespace detail

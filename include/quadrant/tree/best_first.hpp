@@ -73,7 +73,7 @@ template <class K, class P, int D, class S, class NodeKey, class EntryKey, class
 void best_first(P, const NodeStore<D, S>& store, std::uint32_t layers, NodeKey&& node_key, EntryKey&& entry_key,
                 TakesFrom&& takes_from, Results& results, QueryStats& st, std::uint32_t start = 0) {
   ScratchLease<Pending<K>> lease;
-  std::vector<Pending<K>>& heap = lease.get();
+  Array<Pending<K>>& heap = lease.get();
   const LaterThan<K> later;
   auto push = [&](const Pending<K>& p) {
     heap.push_back(p);
@@ -181,7 +181,7 @@ class KBestResults {
     K key;
     std::uint32_t id;
   };
-  KBestResults(std::vector<Found>& found, std::size_t k, K limit) noexcept : found_(found), k_(k), bound_(limit) {}
+  KBestResults(Array<Found>& found, std::size_t k, K limit) noexcept : found_(found), k_(k), bound_(limit) {}
   // A member offer keeps up to date (the limit until k are found, then the k-th best key), not recomputed from
   // found_ on every call: the walk asks for it once per child node.
   K bound() const noexcept { return bound_; }
@@ -201,14 +201,14 @@ class KBestResults {
     if (found_.size() == k_) bound_ = found_.front().key;
   }
   // The answers, nearest first.
-  std::vector<Found>& sorted() {
+  Array<Found>& sorted() {
     std::sort_heap(found_.begin(), found_.end(), better);
     return found_;
   }
 
  private:
   static bool better(const Found& a, const Found& b) noexcept { return a.key < b.key || (a.key == b.key && a.id < b.id); }
-  std::vector<Found>& found_;
+  Array<Found>& found_;
   std::size_t k_;
   K bound_;
 };

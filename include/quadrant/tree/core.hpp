@@ -69,7 +69,7 @@ class TreeCore {
   // under a one-node placement with a split threshold, the store's own entry array, which the build sorts into
   // node ranges where it lies (the entries of each node come out at their place in the array, so nothing is
   // copied into a second one); else `scratch`, resized to n. Only on an empty tree.
-  std::vector<entry_type>& build_input(std::size_t n, std::vector<entry_type>& scratch) {
+  Array<entry_type>& build_input(std::size_t n, Array<entry_type>& scratch) {
     if (config_.split_threshold != 0 && config_.placement != Placement::Leaves) return store_.build_arena(n);
     scratch.resize(n);
     return scratch;
@@ -81,7 +81,7 @@ class TreeCore {
   // tree's BuildKeys) are the entries' sort keys in their high words, in the entries' order, which is theirs:
   // above depth key_of.levels() a node's entries and its children's are then runs of the array, found by binary
   // search, and listed where they lie. Deeper, each split moves its entries once.
-  void build(std::vector<entry_type>& entries, std::span<const std::uint64_t> keys, const BuildKeys<D, S>& key_of) {
+  void build(Array<entry_type>& entries, std::span<const std::uint64_t> keys, const BuildKeys<D, S>& key_of) {
     if (config_.split_threshold == 0) {
       prepare_insert();
       for (const entry_type& e : entries) place(e);
@@ -433,21 +433,21 @@ class TreeCore {
   };
 
   template <class P>
-  void build(P p, std::vector<entry_type>& arena, std::span<const std::uint64_t> keys, const BuildKeys<D, S>& key_of) {
+  void build(P p, Array<entry_type>& arena, std::span<const std::uint64_t> keys, const BuildKeys<D, S>& key_of) {
     const std::size_t threshold = static_cast<std::size_t>(config_.split_threshold);
     ScratchLease<BuildJob> job_lease;
     ScratchLease<std::uint32_t> mask_lease;
     ScratchLease<entry_type> other_lease, stay_lease;
-    std::vector<BuildJob>& jobs = job_lease.get();
-    std::vector<std::uint32_t>& masks = mask_lease.get();
+    Array<BuildJob>& jobs = job_lease.get();
+    Array<std::uint32_t>& masks = mask_lease.get();
     // One-node placements build in place (see build_input): the arena is the store's entry array, and a node's own
     // entries, then each child's, child by child, are put where the tree lists them. An entry goes to one child
     // at most, so the children's entries fit in their parent's range. A split nearly always finds them child by
     // child already and only moves the entries that stay in front; otherwise it sorts them into the same range of
     // a second buffer, made on first need. Leaves may copy an entry to several children: they are sorted past the
     // end of the arena (scratch) and moved down over their parent's range, whose entries are all placed by then.
-    std::vector<entry_type>& other = other_lease.get();
-    std::vector<entry_type>& stay = stay_lease.get();
+    Array<entry_type>& other = other_lease.get();
+    Array<entry_type>& stay = stay_lease.get();
     jobs.push_back({0, 0, static_cast<std::uint32_t>(arena.size()), false});
     store_.reserve_entries(arena.size());
     // Leaves' invariant: the job on top of the stack owns the end of the arena (arena.size() == hi), so a finished
@@ -566,7 +566,7 @@ class TreeCore {
   // arena, in key order: n's own entries (their level is d) come first, then each child's, child by child.
   template <class P>
   void build_from_keys(P p, std::uint32_t n, int d, const BuildJob& job, std::span<const entry_type> here,
-                       std::span<const std::uint64_t> keys, const BuildKeys<D, S>& key_of, std::vector<BuildJob>& jobs) {
+                       std::span<const std::uint64_t> keys, const BuildKeys<D, S>& key_of, Array<BuildJob>& jobs) {
     const std::uint64_t* const first = keys.data() + job.lo;
     const std::uint64_t* const last = keys.data() + job.hi;
     const std::uint64_t* const own_end =

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "../detail/inline.hpp"
+#include "../detail/pages.hpp"
 #include "../detail/prefetch.hpp"
 #include "../geometry/box.hpp"
 #include "entry.hpp"
@@ -268,7 +269,7 @@ class NodeStore {
   // The entry array itself, emptied and sized for `n` entries, with the spare room erase relies on: the input of a
   // bulk build that lists every entry where it lies (list_at), so that the build's input becomes the tree's array
   // and no second array of entries is made (at 1M objects, 24 MB of fresh memory less). Only on an empty store.
-  std::vector<entry_type>& build_arena(std::size_t n) {
+  Array<entry_type>& build_arena(std::size_t n) {
     entries_.clear();
     reserve_entry_room(n);
     entries_.resize(n);
@@ -919,21 +920,21 @@ class NodeStore {
     free_ref_ = r;
   }
 
-  std::vector<Node> nodes_;
-  std::vector<box_type> cells_, bounds_, fits_;  // by node index, beside nodes_
-  std::vector<std::uint32_t> free_blocks_;
-  std::vector<Loc> locs_;    // by reference: by object record index unless several_
-  std::vector<Link> links_;  // by reference, several_ only
+  Array<Node> nodes_;
+  Array<box_type> cells_, bounds_, fits_;  // by node index, beside nodes_
+  Array<std::uint32_t> free_blocks_;
+  Array<Loc> locs_;    // by reference: by object record index unless several_
+  Array<Link> links_;  // by reference, several_ only
   std::uint32_t free_ref_ = kNone;
-  std::vector<std::uint32_t> heads_;  // several_ only, per object record: its first reference
-  std::vector<entry_type> entries_;        // every node's entries, in ranges
-  std::vector<std::uint32_t> entry_refs_;  // several_ only, parallel to entries_: each entry's reference
+  Array<std::uint32_t> heads_;  // several_ only, per object record: its first reference
+  Array<entry_type> entries_;        // every node's entries, in ranges
+  Array<std::uint32_t> entry_refs_;  // several_ only, parallel to entries_: each entry's reference
   std::array<std::uint32_t, 32> free_ranges_ = free_lists();  // the first freed range of each size class
-  std::vector<std::uint32_t> homes_;   // see index_homes()
+  Array<std::uint32_t> homes_;   // see index_homes()
   int home_level_ = 0;
   double home_scale_[D] = {};          // home table cells per unit, by axis
-  std::vector<std::uint32_t> blocks_;  // collapse's scratch
-  std::vector<std::uint32_t> order_;   // compact's scratch
+  Array<std::uint32_t> blocks_;  // collapse's scratch
+  Array<std::uint32_t> order_;   // compact's scratch
   std::uint32_t merge_room_ = 4;       // see set_merge_size()
   bool packed_ = false;                // see packed()
   bool id_order_ = false;              // every entry listed since reset() went to the index of its id

@@ -266,9 +266,9 @@ void parent_pairs_walk(const NodeStore<D, S>& store, const Filter& filter, PairS
   bool go_on = true;
   using entry_type = typename NodeStore<D, S>::entry_type;
   ScratchLease<entry_type> lease;
-  std::vector<entry_type>& active = lease.get();
+  Array<entry_type>& active = lease.get();
   ScratchLease<std::size_t> level_lease;
-  std::vector<std::size_t>& level_end = level_lease.get();  // by depth: where the node's range on the path ends
+  Array<std::size_t>& level_end = level_lease.get();  // by depth: where the node's range on the path ends
   std::size_t top = 0;
   auto reserve = [&](std::size_t size) {
     if (size > active.size()) active.resize(std::max<std::size_t>(size, 2 * active.size()));
