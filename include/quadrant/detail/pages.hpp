@@ -42,7 +42,7 @@ constexpr HugePageRange huge_page_interior(std::uintptr_t p, std::size_t bytes) 
 // Asks that the whole huge pages inside [p, p + bytes) be backed by huge pages when first touched. A hint: any
 // failure (an old kernel, a system that never gives them) is ignored, and nothing is read or written.
 inline void advise_huge_pages([[maybe_unused]] void* p, [[maybe_unused]] std::size_t bytes) noexcept {
-#if QUADRANT_HUGE_PAGES
+#if QUADRANT_HUGE_PAGES && defined(MADV_HUGEPAGE)
   const HugePageRange r = huge_page_interior(reinterpret_cast<std::uintptr_t>(p), bytes);
   if (r.first != r.last) (void)madvise(reinterpret_cast<void*>(r.first), r.last - r.first, MADV_HUGEPAGE);
 #endif
