@@ -65,6 +65,16 @@ double time_ms(Fn&& fn) {
   return std::chrono::duration<double, std::milli>(t1 - t0).count();
 }
 
+/// Calls fn(i) once for every contender i < count, in round `round`'s order: contender round mod count first, then
+/// the ones after it, wrapping around. Workloads whose contenders all stay built time them in rounds, a repetition
+/// of each per round, rather than all of one contender's repetitions in a row: a slow spell of the machine (a VM's
+/// host busy elsewhere, for seconds to minutes) then falls on every contender alike instead of on whichever ran
+/// through it, and no contender always runs after the same one (whose data it would find in the caches, or not).
+template <class Fn>
+void for_each_in_round(std::size_t count, std::size_t round, Fn&& fn) {
+  for (std::size_t k = 0; k < count; ++k) fn((round + k) % count);
+}
+
 /// Bytes the heap holds for the process right now (glibc's mallinfo2): memory is measured as the difference
 /// around building a structure, the same way for every contender, whatever allocator it calls.
 inline std::size_t heap_in_use() {

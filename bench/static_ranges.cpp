@@ -3,6 +3,7 @@
 // Build time and bytes per object are reported as their own case, so memory is compared on the same data.
 #include <malloc.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,29 +44,38 @@ void run_static_ranges(const Options& opt, Report& report) {
   const std::vector<Box2> large = make_windows(world, queries, 0.01, opt.seed + 2);
 
   // Every contender is built, then answers both window sets; build and memory rows come last (they have no
-  // answer of their own, so their parity is the windows').
-  std::vector<Built> built;
+  // answer of their own, so their parity is the windows'). Each set is timed twice in a row: a first pass, which
+  // finds in the caches whatever the contender before it left (a program that does other work between its
+  // queries), and the same windows again at once, which find the paths of those windows in cache (what the median
+  // of back-to-back repetitions measured before the rounds; the row without "first pass").
   struct Case {
     const char* label;
     const std::vector<Box2>* windows;
   };
-  const Case cases[] = {{"windows of 0.01%", &small}, {"windows of 1%", &large}};
+  const Case cases[] = {{"windows of 0.01%", &small},
+                        {"windows of 0.01%, first pass", &small},
+                        {"windows of 1%", &large},
+                        {"windows of 1%, first pass", &large}};
+  constexpr int kCases = 4;
+  std::vector<Built> built;
   // Rows are grouped by case, so each contender's answers are kept and reported after all have run.
   struct Result {
     std::string name;
     bool is_quadrant;
     std::string note;
-    std::vector<double> samples[2];
-    Answer answers[2];
+    std::vector<double> samples[kCases];
+    Answer answers[kCases];
+    // Answers every window of a set, handing each hit to the answer.
+    std::function<void(const std::vector<Box2>&, Answer&)> query_all;
   };
   std::vector<Result> results;
 
-  auto run = [&](const std::string& name, bool is_quadrant, auto make) {
+  auto build = [&](const std::string& name, bool is_quadrant, auto make) {
     // Every build starts from the same state of memory: no scratch left with this thread by an earlier workload or
     // build, and the heap's free pages handed back to the system (malloc_trim), so that no contender builds in
     // pages an earlier one freed. On a VM where a page fault costs about 12 us, that alone moved a 1M build by up
     // to 4x, depending on which contender ran before (docs/benchmarks.md). Each contender is built kBuilds times,
-    // the tree before each build destroyed first; the last one answers the windows.
+    // the tree before each build destroyed first; the last one stays, to answer the windows below.
     std::vector<double> build_ms;
     double bytes = 0;
     decltype(make()) contender;
@@ -84,30 +94,39 @@ void run_static_ranges(const Options& opt, Report& report) {
       bytes = double(heap_in_use() - heap0) / double(n);
     }
     built.push_back({name, is_quadrant, build_ms, bytes});
-    Result r{name, is_quadrant, name == "brute force" ? "no index: every query scans" : "", {}, {}};
-    for (int c = 0; c < 2; ++c) {
-      for (int rep = 0; rep < repeats; ++rep) {
-        Answer answer;
-        r.samples[c].push_back(time_ms([&] {
-          for (std::size_t q = 0; q < queries; ++q)
-            contender->query((*cases[c].windows)[q], [&](std::uint32_t id) { answer.add((std::uint64_t(q) << 32) | id); });
-        }));
-        r.answers[c] = answer;
-      }
-    }
-    results.push_back(std::move(r));
+    std::shared_ptr<typename decltype(contender)::element_type> kept(std::move(contender));
+    results.push_back({name, is_quadrant, name == "brute force" ? "no index: every query scans" : "", {}, {},
+                       [kept](const std::vector<Box2>& windows, Answer& answer) {
+                         for (std::size_t q = 0; q < windows.size(); ++q)
+                           kept->query(windows[q], [&](std::uint32_t id) { answer.add((std::uint64_t(q) << 32) | id); });
+                       }});
   };
 
-  run("brute force", false, [] { return std::make_unique<BruteForce>(); });
-  run("uniform grid", false, [&] { return std::make_unique<UniformGrid>(world, kGridCell); });
-  run("Box2D b2DynamicTree", false, [] { return std::make_unique<Box2dTree>(); });
-  run("Boost rtree packed", false, [] { return std::make_unique<BoostRtree>(true); });
-  run("Boost rtree R*", false, [] { return std::make_unique<BoostRtree>(false); });
+  build("brute force", false, [] { return std::make_unique<BruteForce>(); });
+  build("uniform grid", false, [&] { return std::make_unique<UniformGrid>(world, kGridCell); });
+  build("Box2D b2DynamicTree", false, [] { return std::make_unique<Box2dTree>(); });
+  build("Boost rtree packed", false, [] { return std::make_unique<BoostRtree>(true); });
+  build("Boost rtree R*", false, [] { return std::make_unique<BoostRtree>(false); });
   for (Placement p : {Placement::Loose, Placement::Parent, Placement::Leaves})
-    run(std::string("quadrant ") + placement_name(p), true,
-        [&] { return std::make_unique<QuadrantTree>(world, n, p, false, 1, false); });
+    build(std::string("quadrant ") + placement_name(p), true,
+          [&] { return std::make_unique<QuadrantTree>(world, n, p, false, 1, false); });
 
-  for (int c = 0; c < 2; ++c) {
+  // The windows, in rounds: each round runs every contender's 1000 windows of each size, twice (see
+  // for_each_in_round).
+  for (int rep = 0; rep < repeats; ++rep) {
+    for (int c : {1, 3}) {
+      for_each_in_round(results.size(), static_cast<std::size_t>(rep), [&](std::size_t i) {
+        Result& r = results[i];
+        for (int pass : {c, c - 1}) {
+          Answer answer;
+          r.samples[pass].push_back(time_ms([&] { r.query_all(*cases[pass].windows, answer); }));
+          r.answers[pass] = answer;
+        }
+      });
+    }
+  }
+
+  for (int c = 0; c < kCases; ++c) {
     report.begin_case("static-ranges", cases[c].label, n, "ms/1000 queries");
     for (const Result& r : results) report.add(r.name, r.samples[c], r.answers[c], NAN, r.is_quadrant, r.note);
   }
@@ -116,7 +135,7 @@ void run_static_ranges(const Options& opt, Report& report) {
   report.begin_case("static-ranges", "build", n, "ms build");
   for (std::size_t i = 0; i < built.size(); ++i) {
     Answer both = results[i].answers[0];
-    both.add(results[i].answers[1]);
+    both.add(results[i].answers[2]);
     report.add(built[i].name, built[i].build_ms, both, built[i].bytes_per_object, built[i].is_quadrant,
                results[i].note);
   }
