@@ -10,10 +10,12 @@
 // steady level (AoiWorld's early ticks are up to 30% faster than its later ones). Parity: the whole event stream — (tick, position in the tick, kind, watcher,
 // target) — must be identical: every contender orders a tick's events by (watcher, target).
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <quadrant/aoi.hpp>
@@ -90,54 +92,140 @@ std::vector<Plan> plans(const Options& opt) {
   return out;
 }
 
-// Runs one contender: make(initial positions) builds it, then tick 0 (untimed) and `ticks` timed ticks of
-// move-everyone + tick. `move(c, i, p)` and `tick(c, sink)` adapt the contender's interface.
-template <class Make, class MoveFn, class TickFn>
-void run(Report& report, const Plan& plan, std::uint64_t seed, bool steady, const std::string& name, bool is_quadrant,
-         Make&& make, MoveFn&& move, TickFn&& tick) {
-  Walk walk(plan.n, seed, steady);
-  const std::size_t heap0 = heap_in_use();
-  auto contender = make(walk.positions());
-  Answer answer;
-  std::uint64_t events = 0, tick_no = 0, in_tick = 0;
-  auto sink = [&](std::uint32_t kind, std::uint64_t w, std::uint64_t t) {
-    // The key depends on the event's place in the stream, so parity checks the order too.
-    answer.add(Answer::mix((tick_no << 40) ^ (in_tick++ << 2) ^ kind) ^ (w << 32 | t));
-    ++events;
-  };
-  tick(*contender, sink);
-  const std::size_t bytes = heap_in_use() - heap0;
-  const std::uint64_t first_events = events;
-  std::uint64_t timed_events = 0;
-  std::vector<double> samples;
-  for (int k = 0; k < plan.warm_up + plan.ticks; ++k) {
-    walk.step();
-    ++tick_no;
-    in_tick = 0;
-    const std::uint64_t before = events;
+// One contender's run, a tick at a time: start() builds it and runs tick 0 (untimed), each next() moves everyone
+// one step of the walk and runs the next tick, timed. Each contender keeps its own walk (the same walk: same seed),
+// so the contenders of a case may advance in rounds (see run_lanes).
+class Lane {
+ public:
+  Lane(std::string name, bool is_quadrant, const Plan& plan, std::uint64_t seed, bool steady)
+      : name_(std::move(name)), is_quadrant_(is_quadrant), plan_(plan), walk_(plan.n, seed, steady) {}
+  virtual ~Lane() = default;
+
+  void start() {
+    const std::size_t heap0 = heap_in_use();
+    build(walk_.positions());
+    tick_now();
+    first_bytes_ = heap_in_use() - heap0;
+    first_events_ = events_;
+    held_ = static_cast<std::ptrdiff_t>(first_bytes_);
+  }
+  // Tick k of the warm-up and the timed ticks (k counts from 0 after tick 0).
+  void next(int k) {
+    walk_.step();
+    ++tick_no_;
+    in_tick_ = 0;
+    const std::uint64_t before = events_;
+    // The heap this contender's own tick takes or gives back: the others' ticks run between its own.
+    const std::size_t heap0 = heap_in_use();
     const double ms = time_ms([&] {
-      const std::vector<Pos>& p = walk.positions();
-      for (std::uint32_t i = 0; i < p.size(); ++i) move(*contender, i, p[i]);
-      tick(*contender, sink);
+      move_all(walk_.positions());
+      tick_now();
     });
-    if (k >= plan.warm_up) {
-      samples.push_back(ms);
-      timed_events += events - before;
+    held_ += static_cast<std::ptrdiff_t>(heap_in_use()) - static_cast<std::ptrdiff_t>(heap0);
+    if (k >= plan_.warm_up) {
+      samples_.push_back(ms);
+      timed_events_ += events_ - before;
     }
   }
-  // The worst ticks matter to a server as much as the median: the 99th percentile and the maximum.
-  std::vector<double> sorted = samples;
-  std::sort(sorted.begin(), sorted.end());
-  const double p99 = sorted.empty() ? 0 : sorted[std::min(sorted.size() - 1, (sorted.size() * 99 + 99) / 100 - 1)];
-  const double worst = sorted.empty() ? 0 : sorted.back();
-  // The memory column is the heap after tick 0; what a server holds once its lists have been rebuilt by moves
-  // is the heap after the last tick.
-  const double bytes_after = double(heap_in_use() - heap0) / double(plan.n);
-  char note[200];
-  std::snprintf(note, sizeof note,
-                "%.0f events/tick, %.0f pairs at tick 0, p99 %.3g ms, max %.3g ms, %.0f B/entity after the last tick",
-                double(timed_events) / std::max(1, plan.ticks), double(first_events), p99, worst, bytes_after);
-  report.add(name, samples, answer, double(bytes) / double(plan.n), is_quadrant, note);
+  // Destroys the contender (its figures stay), so the next one starts from the memory it gave back, as when each
+  // contender ran alone.
+  virtual void finish() = 0;
+  void report_to(Report& report) const {
+    // The worst ticks matter to a server as much as the median: the 99th percentile and the maximum.
+    std::vector<double> sorted = samples_;
+    std::sort(sorted.begin(), sorted.end());
+    const double p99 = sorted.empty() ? 0 : sorted[std::min(sorted.size() - 1, (sorted.size() * 99 + 99) / 100 - 1)];
+    const double worst = sorted.empty() ? 0 : sorted.back();
+    // The memory column is the heap after tick 0; what a server holds once its lists have been rebuilt by moves
+    // is the heap after the last tick.
+    const double bytes_after = double(held_) / double(plan_.n);
+    char note[200];
+    std::snprintf(note, sizeof note,
+                  "%.0f events/tick, %.0f pairs at tick 0, p99 %.3g ms, max %.3g ms, %.0f B/entity after the last tick",
+                  double(timed_events_) / std::max(1, plan_.ticks), double(first_events_), p99, worst, bytes_after);
+    report.add(name_, samples_, answer_, double(first_bytes_) / double(plan_.n), is_quadrant_, note);
+  }
+
+ protected:
+  virtual void build(const std::vector<Pos>& positions) = 0;
+  virtual void move_all(const std::vector<Pos>& positions) = 0;
+  virtual void tick_now() = 0;
+  // Where the contender's events go: the key depends on the event's place in the stream, so parity checks the
+  // order too.
+  void sink(std::uint32_t kind, std::uint64_t w, std::uint64_t t) {
+    answer_.add(Answer::mix((tick_no_ << 40) ^ (in_tick_++ << 2) ^ kind) ^ (w << 32 | t));
+    ++events_;
+  }
+
+ private:
+  std::string name_;
+  bool is_quadrant_;
+  Plan plan_;
+  Walk walk_;
+  Answer answer_;
+  std::uint64_t events_ = 0, tick_no_ = 0, in_tick_ = 0, first_events_ = 0, timed_events_ = 0;
+  std::size_t first_bytes_ = 0;
+  std::ptrdiff_t held_ = 0;
+  std::vector<double> samples_;
+};
+
+// A Lane over one contender: make(initial positions) builds it; move(c, i, p) and tick(c, sink) adapt its
+// interface.
+template <class Make, class MoveFn, class TickFn>
+class LaneOf final : public Lane {
+ public:
+  LaneOf(std::string name, bool is_quadrant, const Plan& plan, std::uint64_t seed, bool steady, Make make,
+         MoveFn move, TickFn tick)
+      : Lane(std::move(name), is_quadrant, plan, seed, steady), make_(std::move(make)), move_(std::move(move)),
+        tick_(std::move(tick)) {}
+
+ private:
+  void build(const std::vector<Pos>& positions) override { contender_ = make_(positions); }
+  void finish() override { contender_.reset(); }
+  void move_all(const std::vector<Pos>& p) override {
+    for (std::uint32_t i = 0; i < p.size(); ++i) move_(*contender_, i, p[i]);
+  }
+  void tick_now() override {
+    auto to_sink = [this](std::uint32_t kind, std::uint64_t w, std::uint64_t t) { sink(kind, w, t); };
+    tick_(*contender_, to_sink);
+  }
+  Make make_;
+  MoveFn move_;
+  TickFn tick_;
+  decltype(std::declval<Make&>()(std::declval<const std::vector<Pos>&>())) contender_;
+};
+
+template <class Make, class MoveFn, class TickFn>
+std::unique_ptr<Lane> lane(std::string name, bool is_quadrant, const Plan& plan, std::uint64_t seed, bool steady,
+                           Make make, MoveFn move, TickFn tick) {
+  return std::make_unique<LaneOf<Make, MoveFn, TickFn>>(std::move(name), is_quadrant, plan, seed, steady,
+                                                        std::move(make), std::move(move), std::move(tick));
+}
+
+// From this many entities the contenders advance in rounds, a tick each per round (see for_each_in_round): their
+// state (over a gigabyte at 100k) is far beyond the caches, so a tick finds nothing of its own there whatever ran
+// before it, and the rounds only spread the VM's slow spells over every contender (at 100k each runs 20 ticks of
+// one to two seconds; one after the other, a slow spell moved a row from 0.80x to 1.14x). Below, each contender
+// runs all its ticks in a row: a tick after another contender's would pay for the misses that one left, which
+// would change what the worst-tick figures measure.
+constexpr std::size_t kRoundsFrom = 100000;
+
+// Runs a case, the rows reported in the order given (the first is the case's reference).
+void run_lanes(Report& report, const Plan& plan, std::vector<std::unique_ptr<Lane>>& lanes) {
+  const int ticks = plan.warm_up + plan.ticks;
+  if (plan.n >= kRoundsFrom) {
+    for (auto& l : lanes) l->start();
+    for (int k = 0; k < ticks; ++k)
+      for_each_in_round(lanes.size(), static_cast<std::size_t>(k), [&](std::size_t i) { lanes[i]->next(k); });
+    for (auto& l : lanes) l->finish();
+  } else {
+    for (auto& l : lanes) {
+      l->start();
+      for (int k = 0; k < ticks; ++k) l->next(k);
+      l->finish();
+    }
+  }
+  for (const auto& l : lanes) l->report_to(report);
 }
 
 }  // namespace
@@ -152,25 +240,28 @@ void run_aoi(const Options& opt, Report& report) {
       auto reference_tick = [](auto& c, auto& sink) {
         c.tick([&](const aoi::Event& e) { sink(e.kind, e.watcher, e.target); });
       };
+      std::vector<std::unique_ptr<Lane>> lanes;
       // Brute force is the reference up to 10k entities; above, the 9-grid (checked against it below) is.
       if (plan.n <= 10000)
-        run(report, plan, seed, steady, "brute force", false,
-            [](const std::vector<Pos>& p) { return std::make_unique<aoi::BruteAoi>(p, kViewRadius); },
-            reference_move, reference_tick);
-      run(report, plan, seed, steady, "9-grid (cell = view radius)", false,
-          [&](const std::vector<Pos>& p) { return std::make_unique<aoi::GridAoi>(p, kViewRadius, world); },
-          reference_move, reference_tick);
+        lanes.push_back(lane("brute force", false, plan, seed, steady,
+                             [](const std::vector<Pos>& p) { return std::make_unique<aoi::BruteAoi>(p, kViewRadius); },
+                             reference_move, reference_tick));
+      lanes.push_back(lane("9-grid (cell = view radius)", false, plan, seed, steady,
+                           [&](const std::vector<Pos>& p) { return std::make_unique<aoi::GridAoi>(p, kViewRadius, world); },
+                           reference_move, reference_tick));
       if (plan.n <= kLongestCrossList)
-        run(report, plan, seed, steady, "cross-linked list (x and y)", false,
-            [](const std::vector<Pos>& p) { return std::make_unique<aoi::CrossListAoi>(p, kViewRadius); },
-            reference_move, reference_tick);
+        lanes.push_back(lane("cross-linked list (x and y)", false, plan, seed, steady,
+                             [](const std::vector<Pos>& p) { return std::make_unique<aoi::CrossListAoi>(p, kViewRadius); },
+                             reference_move, reference_tick));
       // The straightforward use of the tree, shown to explain AoiWorld's design (docs/aoi.md); too slow above 10k.
       if (plan.n <= 10000)
-        run(report, plan, seed, steady, "quadrant Tree circle per watcher", true,
-            [&](const std::vector<Pos>& p) { return std::make_unique<aoi::TreeRequeryAoi>(p, kViewRadius, world); },
-            reference_move, reference_tick);
-      run(
-          report, plan, seed, steady, "quadrant AoiWorld", true,
+        lanes.push_back(lane("quadrant Tree circle per watcher", true, plan, seed, steady,
+                             [&](const std::vector<Pos>& p) {
+                               return std::make_unique<aoi::TreeRequeryAoi>(p, kViewRadius, world);
+                             },
+                             reference_move, reference_tick));
+      lanes.push_back(lane(
+          "quadrant AoiWorld", true, plan, seed, steady,
           [&](const std::vector<Pos>& p) {
             auto w = std::make_unique<quadrant::AoiWorld<float>>(quadrant::AoiSettings<float>{world});
             for (std::uint32_t i = 0; i < p.size(); ++i) w->add(i, p[i], kViewRadius);
@@ -181,7 +272,8 @@ void run_aoi(const Options& opt, Report& report) {
             w.tick([&](const quadrant::AoiEvent& e) {
               sink(e.kind == quadrant::AoiEvent::Kind::Enter ? 0u : 1u, e.watcher, e.target);
             });
-          });
+          }));
+      run_lanes(report, plan, lanes);
     }
   }
 }
