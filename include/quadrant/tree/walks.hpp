@@ -246,6 +246,41 @@ bool pairs_after(const NodeStore<D, S>& store, const Entry& a, std::uint32_t n, 
   return go_on;
 }
 
+// The Parent pair walk keeps its stack of entries with each box mirrored: its low corner and its negated high
+// corner. A closed overlap test of such a box against a box given as its high corner and its negated low corner is
+// then 2D comparisons of one sense (a.min <= b.max, -a.max <= -b.min): in 2D float one SSE compare of two loads,
+// where overlaps() must shuffle both boxes first. Negation is exact, so the answers are the same.
+template <int D, class S>
+QUADRANT_INLINE Box<D, S> mirrored(const Box<D, S>& b) noexcept {
+  Box<D, S> m;
+  for (int i = 0; i < D; ++i) {
+    m.min[i] = b.min[i];
+    m.max[i] = -b.max[i];
+  }
+  return m;
+}
+template <int D, class S>
+QUADRANT_INLINE Box<D, S> mirrored_probe(const Box<D, S>& b) noexcept {
+  Box<D, S> m;
+  for (int i = 0; i < D; ++i) {
+    m.min[i] = b.max[i];
+    m.max[i] = -b.min[i];
+  }
+  return m;
+}
+// True when the boxes overlap (closed), `m` from mirrored(), `probe` from mirrored_probe().
+template <int D, class S>
+QUADRANT_INLINE bool overlaps_mirrored(const Box<D, S>& m, const Box<D, S>& probe) noexcept {
+#if defined(QUADRANT_SSE2)
+  if constexpr (D == 2 && std::is_same_v<S, float>)
+    return _mm_movemask_ps(_mm_cmple_ps(_mm_loadu_ps(reinterpret_cast<const float*>(&m)),
+                                        _mm_loadu_ps(reinterpret_cast<const float*>(&probe)))) == 0xF;
+#endif
+  bool in = true;
+  for (int i = 0; i < D; ++i) in &= (m.min[i] <= probe.min[i]) & (m.max[i] <= probe.max[i]);
+  return in;
+}
+
 // A split of the pair walk into independent pieces for several threads: `top` runs the walk above `depth` and
 // hands each reached node at that depth to on_task(n) instead of entering it; each task then runs its subtree.
 // Every node is handled by exactly one piece, the top one or its task's, and the pieces only read the tree.
@@ -258,7 +293,7 @@ struct PairSplit {
 // stack holding for each node on the path the ancestors' entries that reach its cell followed by its own entries;
 // a child's range is its parent's range filtered by the child's cell. Each entry is tested against its node's range
 // as it grows, so each pair is tested once. A walk of the subtree of `start` (a task of a split) first rebuilds
-// the stack along the path from the root, without testing.
+// the stack along the path from the root, without testing. The stack's boxes are mirrored (see mirrored()).
 template <int D, class S, class Filter, class Report, class OnTask>
 void parent_pairs_walk(const NodeStore<D, S>& store, const Filter& filter, PairStats& st, Report& report,
                        std::uint32_t start, PairSplit split, OnTask&& on_task) {
@@ -282,13 +317,13 @@ void parent_pairs_walk(const NodeStore<D, S>& store, const Filter& filter, PairS
     }
     const std::size_t from = d >= 2 ? level_end[d - 2] : 0, to = level_end[d - 1];
     top = to;
-    const auto& cell = store.fit(n);
+    const auto cell = mirrored_probe(store.fit(n));
     reserve(to + (to - from) + store.entries(n).size());
     // Branch-free: every entry is copied and kept only when it reaches the cell (a coin toss to predict).
     st.box_tests += to - from;
     for (std::size_t i = from; i < to; ++i) {
       active[top] = active[i];
-      top += overlaps(active[i].box, cell);
+      top += overlaps_mirrored(active[i].box, cell);
     }
     return to;
   };
@@ -308,7 +343,10 @@ void parent_pairs_walk(const NodeStore<D, S>& store, const Filter& filter, PairS
       const std::size_t d = static_cast<std::size_t>(store.depth(a));
       open(a, d);
       for (const auto& e : store.entries(a))
-        if ((e.layers & layers) != 0) active[top++] = e;
+        if ((e.layers & layers) != 0) {
+          active[top] = e;
+          active[top++].box = mirrored(e.box);
+        }
       close(d);
     }
   }
@@ -325,12 +363,17 @@ void parent_pairs_walk(const NodeStore<D, S>& store, const Filter& filter, PairS
       const std::uint32_t partners = filter.partners(b.layers);
       if (partners == 0) continue;
       std::size_t tested = 0;
+      const auto probe = mirrored_probe(b.box);
       go_on = for_each_hit(first, top, [&](std::size_t i) {
         bool in_layers = true;
         if constexpr (Filter::kPerPair) in_layers = (active[i].layers & partners) != 0;
         tested += in_layers;
-        return in_layers & overlaps(active[i].box, b.box);
-      }, [&](std::size_t i) { return report(active[i], b); });
+        return in_layers & overlaps_mirrored(active[i].box, probe);
+      }, [&](std::size_t i) {
+        entry_type a = active[i];
+        a.box = mirrored(a.box);  // its own inverse
+        return report(a, b);
+      });
       st.box_tests += tested;
       if (!go_on) return Step::Stop;
       // An entry touching its cell's face may touch entries beyond the subtree: they come later in pre-order,
@@ -339,7 +382,8 @@ void parent_pairs_walk(const NodeStore<D, S>& store, const Filter& filter, PairS
       while (bound != 0 && !strictly_inside(store.cell(bound), b.box)) bound = store.parent(bound);
       if (bound != n && !(go_on = pairs_after(store, b, n, bound, Step::Skip, partners, st, report)))
         return Step::Stop;
-      active[top++] = b;
+      active[top] = b;
+      active[top++].box = mirrored(b.box);
     }
     close(d);
     return Step::Descend;
