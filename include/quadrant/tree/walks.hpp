@@ -259,14 +259,10 @@ QUADRANT_INLINE Box<D, S> mirrored(const Box<D, S>& b) noexcept {
   }
   return m;
 }
+// The probe's form: the high corner, then the negated low corner (the box with its corners swapped, mirrored).
 template <int D, class S>
 QUADRANT_INLINE Box<D, S> mirrored_probe(const Box<D, S>& b) noexcept {
-  Box<D, S> m;
-  for (int i = 0; i < D; ++i) {
-    m.min[i] = b.max[i];
-    m.max[i] = -b.min[i];
-  }
-  return m;
+  return mirrored(Box<D, S>{b.max, b.min});
 }
 // True when the boxes overlap (closed), `m` from mirrored(), `probe` from mirrored_probe().
 template <int D, class S>
