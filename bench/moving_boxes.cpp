@@ -3,7 +3,6 @@
 // every overlapping pair. The MMO seed's job, at sizes from 1k to 1M, in three distributions.
 #include <algorithm>
 #include <cstdlib>
-#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -37,61 +36,24 @@ std::vector<Plan> plans(const Options& opt) {
   return out;
 }
 
-/// One contender of a case, built at frame 0 and kept while the case's frames run in rounds.
-struct Lane {
-  std::string name;
-  bool is_quadrant = false;
-  std::function<void(std::span<const Box2>, Answer&)> frame;  // update + all pairs
-  std::vector<double> samples;
-  Answer answer;
-  std::size_t heap_growth = 0;  // over its construction, build and frames: its structure's memory
-};
-
 /// Builds a contender on the scene's first frame (untimed) and finds its pairs there; the answer is every frame's
 /// pairs.
 template <class Make>
-void add_lane(std::vector<Lane>& lanes, const MovingScene& scene, const std::string& name, bool is_quadrant,
+void add_lane(std::vector<FrameLane>& lanes, const MovingScene& scene, const std::string& name, bool is_quadrant,
               Make&& make) {
-  Lane lane;
+  FrameLane lane;
   lane.name = name;
   lane.is_quadrant = is_quadrant;
   const std::size_t heap0 = heap_in_use();
   std::shared_ptr<typename decltype(make())::element_type> contender(make());
   contender->build(scene.boxes());
   contender->for_each_pair([&](std::uint32_t a, std::uint32_t b) { lane.answer.add_pair(a, b); });
-  lane.frame = [contender](std::span<const Box2> boxes, Answer& answer) {
+  lane.frame = [contender](std::span<const Box2> boxes, int, Answer& answer) {
     contender->update(boxes);
     contender->for_each_pair([&](std::uint32_t a, std::uint32_t b) { answer.add_pair(a, b); });
   };
   lane.heap_growth = heap_in_use() - heap0;
   lanes.push_back(std::move(lane));
-}
-
-/// Frames 1..F in rounds: each round moves the scene per_round frames ahead (kept), then every contender runs
-/// those frames in a row, timing update + all pairs of each, in for_each_in_round's order. All contenders thus see
-/// the same frames, and a slow spell of the machine, or of the virtual CPU the process runs on, falls on each of
-/// them alike: run one after another, one contender's 1k rows moved from 0.034 to 0.050 ms between runs while
-/// the others' stayed. Only the first frame of a contender's turn finds its data gone from the caches.
-void run_rounds(Report& report, MovingScene& scene, const Plan& plan, std::vector<Lane>& lanes) {
-  for (Lane& lane : lanes) lane.samples.reserve(static_cast<std::size_t>(plan.frames));  // not in its memory
-  std::vector<std::vector<Box2>> frames;
-  for (int done = 0, round = 0; done < plan.frames; done += plan.per_round, ++round) {
-    const int count = std::min(plan.per_round, plan.frames - done);
-    frames.resize(static_cast<std::size_t>(count));
-    for (auto& f : frames) {
-      scene.step();
-      f.assign(scene.boxes().begin(), scene.boxes().end());
-    }
-    for_each_in_round(lanes.size(), static_cast<std::size_t>(round), [&](std::size_t i) {
-      Lane& lane = lanes[i];
-      const std::size_t heap0 = heap_in_use();
-      for (const auto& f : frames) lane.samples.push_back(time_ms([&] { lane.frame(f, lane.answer); }));
-      lane.heap_growth += heap_in_use() - heap0;
-    });
-  }
-  for (const Lane& lane : lanes)
-    report.add(lane.name, lane.samples, lane.answer, double(lane.heap_growth) / double(scene.size()),
-               lane.is_quadrant);
 }
 
 }  // namespace
@@ -103,7 +65,7 @@ void run_moving_boxes(const Options& opt, Report& report) {
       MovingScene scene(plan.n, d, opt.seed);
       report.begin_case("moving-boxes", to_string(d), plan.n, "ms/frame");
       const Box2 world = scene.world();
-      std::vector<Lane> lanes;
+      std::vector<FrameLane> lanes;
       // Brute force is the reference up to 10k boxes; above, sort-and-sweep (itself checked against brute force
       // at the smaller sizes) takes its place.
       if (plan.n <= 10000)
@@ -133,7 +95,7 @@ void run_moving_boxes(const Options& opt, Report& report) {
           [&] { return std::make_unique<QuadrantTree>(world, plan.n, Placement::Parent, false, 2); });
       add_lane(lanes, scene, "quadrant Parent move (2 threads, unordered)", true,
           [&] { return std::make_unique<QuadrantTree>(world, plan.n, Placement::Parent, false, 2, true, false); });
-      run_rounds(report, scene, plan, lanes);
+      run_frame_rounds(report, scene, plan.frames, plan.per_round, lanes);
     }
   }
 }

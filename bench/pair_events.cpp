@@ -28,6 +28,7 @@ namespace {
 struct Plan {
   std::size_t n;
   int frames;
+  int per_round = 1;  // frames each contender runs in a row before the next one's turn (contacts)
 };
 
 std::vector<Plan> plans(const Options& opt, std::vector<Plan> full, std::vector<Plan> quick) {
@@ -100,49 +101,50 @@ class DiffedPairs {
   std::set<std::uint64_t> set_;
 };
 
+/// Builds a contender of the contacts case on the scene's first frame (untimed), its events there in its answer;
+/// each of its timed frames is the update and that frame's events.
 template <class Make>
-void run_events(Report& report, MovingScene& scene, int frames, const std::string& name, bool is_quadrant,
-                Make&& make) {
-  scene.reset();
+void add_event_lane(std::vector<FrameLane>& lanes, const MovingScene& scene, const std::string& name,
+                    bool is_quadrant, Make&& make) {
+  FrameLane lane;
+  lane.name = name;
+  lane.is_quadrant = is_quadrant;
   const std::size_t heap0 = heap_in_use();
-  auto c = make();
-  Answer answer;
-  int frame = 0;
-  auto sink = [&](std::uint32_t a, std::uint32_t b, int ended) { answer.add(event_key(a, b, frame, ended)); };
-  c->build(scene.boxes());
-  c->events(sink);
-  std::vector<double> samples;
-  for (frame = 1; frame <= frames; ++frame) {
-    scene.step();
-    samples.push_back(time_ms([&] {
-      c->update(scene.boxes());
-      c->events(sink);
-    }));
-  }
-  report.add(name, samples, answer, double(heap_in_use() - heap0) / double(scene.size()), is_quadrant);
+  std::shared_ptr<typename decltype(make())::element_type> contender(make());
+  contender->build(scene.boxes());
+  contender->events([&](std::uint32_t a, std::uint32_t b, int ended) { lane.answer.add(event_key(a, b, 0, ended)); });
+  lane.frame = [contender](std::span<const Box2> boxes, int frame, Answer& answer) {
+    contender->update(boxes);
+    contender->events(
+        [&](std::uint32_t a, std::uint32_t b, int ended) { answer.add(event_key(a, b, frame, ended)); });
+  };
+  lane.heap_growth = heap_in_use() - heap0;
+  lanes.push_back(std::move(lane));
 }
 
 }  // namespace
 
 void run_contacts(const Options& opt, Report& report) {
-  for (const Plan& plan : plans(opt, {{1000, 100}, {10000, 40}, {100000, 10}}, {{1000, 10}, {10000, 5}})) {
+  for (const Plan& plan : plans(opt, {{1000, 100, 20}, {10000, 40, 10}, {100000, 10, 2}}, {{1000, 10, 5}, {10000, 5, 5}})) {
     MovingScene scene(plan.n, Distribution::Uniform, opt.seed);
     const Box2 world = scene.world();
     report.begin_case("contacts", "begin / end events, uniform", plan.n, "ms/frame");
     using Q = QuadrantTree;
     auto quadrant_parent = [&] { return std::make_unique<Q>(world, plan.n, quadrant::Placement::Parent, false); };
-    run_events(report, scene, plan.frames, "quadrant pairs + std::set diff", false,
-               [&] { return std::make_unique<DiffedPairs<Q, false>>(quadrant_parent()); });
-    run_events(report, scene, plan.frames, "quadrant pairs + sorted diff", false,
-               [&] { return std::make_unique<DiffedPairs<Q, true>>(quadrant_parent()); });
-    run_events(report, scene, plan.frames, "uniform grid + sorted diff", false, [&] {
+    std::vector<FrameLane> lanes;
+    add_event_lane(lanes, scene, "quadrant pairs + std::set diff", false,
+                   [&] { return std::make_unique<DiffedPairs<Q, false>>(quadrant_parent()); });
+    add_event_lane(lanes, scene, "quadrant pairs + sorted diff", false,
+                   [&] { return std::make_unique<DiffedPairs<Q, true>>(quadrant_parent()); });
+    add_event_lane(lanes, scene, "uniform grid + sorted diff", false, [&] {
       return std::make_unique<DiffedPairs<UniformGrid, true>>(std::make_unique<UniformGrid>(world, 4.0f));
     });
-    run_events(report, scene, plan.frames, "sort-and-sweep + sorted diff", false, [&] {
+    add_event_lane(lanes, scene, "sort-and-sweep + sorted diff", false, [&] {
       return std::make_unique<DiffedPairs<SortAndSweep, true>>(std::make_unique<SortAndSweep>());
     });
-    run_events(report, scene, plan.frames, "quadrant ContactTracker, Parent", true,
-               [&] { return std::make_unique<TrackedTree>(world, plan.n); });
+    add_event_lane(lanes, scene, "quadrant ContactTracker, Parent", true,
+                   [&] { return std::make_unique<TrackedTree>(world, plan.n); });
+    run_frame_rounds(report, scene, plan.frames, plan.per_round, lanes);
   }
 }
 
@@ -197,7 +199,7 @@ void run_two_trees(const Options& opt, Report& report) {
       quadrant::Tree<2, std::uint32_t> moving(QuadrantTree::config(world, plan.n, p));
       std::vector<quadrant::Handle> handles;
       for (std::size_t i = 0; i < plan.n; ++i) handles.push_back(moving.insert(actors.boxes()[i], std::uint32_t(i)));
-      Answer answer, pairs_answer;
+      Answer answer;
       std::vector<double> samples, pairs_samples;
       for (int f = 0; f <= plan.frames; ++f) {
         if (f > 0) actors.step();
