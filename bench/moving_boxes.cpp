@@ -6,6 +6,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "contenders.hpp"
@@ -36,24 +37,13 @@ std::vector<Plan> plans(const Options& opt) {
   return out;
 }
 
-/// Builds a contender on the scene's first frame (untimed) and finds its pairs there; the answer is every frame's
-/// pairs.
+/// A contender of the case: its answer is every frame's pairs.
 template <class Make>
 void add_lane(std::vector<FrameLane>& lanes, const MovingScene& scene, const std::string& name, bool is_quadrant,
               Make&& make) {
-  FrameLane lane;
-  lane.name = name;
-  lane.is_quadrant = is_quadrant;
-  const std::size_t heap0 = heap_in_use();
-  std::shared_ptr<typename decltype(make())::element_type> contender(make());
-  contender->build(scene.boxes());
-  contender->for_each_pair([&](std::uint32_t a, std::uint32_t b) { lane.answer.add_pair(a, b); });
-  lane.frame = [contender](std::span<const Box2> boxes, int, Answer& answer) {
-    contender->update(boxes);
-    contender->for_each_pair([&](std::uint32_t a, std::uint32_t b) { answer.add_pair(a, b); });
-  };
-  lane.heap_growth = heap_in_use() - heap0;
-  lanes.push_back(std::move(lane));
+  add_frame_lane(lanes, scene, name, is_quadrant, std::forward<Make>(make), [](auto& contender, int, Answer& answer) {
+    contender.for_each_pair([&](std::uint32_t a, std::uint32_t b) { answer.add_pair(a, b); });
+  });
 }
 
 }  // namespace

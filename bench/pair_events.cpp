@@ -12,6 +12,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <quadrant/contacts.hpp>
@@ -101,25 +102,16 @@ class DiffedPairs {
   std::set<std::uint64_t> set_;
 };
 
-/// Builds a contender of the contacts case on the scene's first frame (untimed), its events there in its answer;
-/// each of its timed frames is the update and that frame's events.
+/// A contender of the contacts case: its answer is every frame's events.
 template <class Make>
 void add_event_lane(std::vector<FrameLane>& lanes, const MovingScene& scene, const std::string& name,
                     bool is_quadrant, Make&& make) {
-  FrameLane lane;
-  lane.name = name;
-  lane.is_quadrant = is_quadrant;
-  const std::size_t heap0 = heap_in_use();
-  std::shared_ptr<typename decltype(make())::element_type> contender(make());
-  contender->build(scene.boxes());
-  contender->events([&](std::uint32_t a, std::uint32_t b, int ended) { lane.answer.add(event_key(a, b, 0, ended)); });
-  lane.frame = [contender](std::span<const Box2> boxes, int frame, Answer& answer) {
-    contender->update(boxes);
-    contender->events(
-        [&](std::uint32_t a, std::uint32_t b, int ended) { answer.add(event_key(a, b, frame, ended)); });
-  };
-  lane.heap_growth = heap_in_use() - heap0;
-  lanes.push_back(std::move(lane));
+  add_frame_lane(lanes, scene, name, is_quadrant, std::forward<Make>(make),
+                 [](auto& contender, int frame, Answer& answer) {
+                   contender.events([&](std::uint32_t a, std::uint32_t b, int ended) {
+                     answer.add(event_key(a, b, frame, ended));
+                   });
+                 });
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -138,6 +139,26 @@ struct FrameLane {
   Answer answer;
   std::size_t heap_growth = 0;  // over its construction, build and frames: its structure's memory
 };
+
+/// Builds a contender on the scene's first frame (untimed) and adds it as a lane. record(contender, frame, answer)
+/// puts a frame's results in the answer: frame 0's after the build, then each timed frame's after the update.
+template <class Make, class Record>
+void add_frame_lane(std::vector<FrameLane>& lanes, const MovingScene& scene, const std::string& name,
+                    bool is_quadrant, Make&& make, Record record) {
+  FrameLane lane;
+  lane.name = name;
+  lane.is_quadrant = is_quadrant;
+  const std::size_t heap0 = heap_in_use();
+  std::shared_ptr<typename decltype(make())::element_type> contender(make());
+  contender->build(scene.boxes());
+  record(*contender, 0, lane.answer);
+  lane.frame = [contender, record](std::span<const Box2> boxes, int frame, Answer& answer) {
+    contender->update(boxes);
+    record(*contender, frame, answer);
+  };
+  lane.heap_growth = heap_in_use() - heap0;
+  lanes.push_back(std::move(lane));
+}
 
 /// Frames 1..frames in rounds: each round moves the scene per_round frames ahead (kept), then every contender runs
 /// those frames in a row, each timed, in for_each_in_round's order, and reports its median. All contenders thus
