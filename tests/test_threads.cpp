@@ -317,9 +317,12 @@ TEST(Threads, BatchMoveOnThreadsAgreesWithASweep) {
   check_batch_move_on_threads<2, float>(Placement::Parent, 2);
   check_batch_move_on_threads<2, double>(Placement::Parent, 3, 100000);
   check_batch_move_on_threads<3, double>(Placement::Loose, 0);
-  // On this thread alone: Leaves, and a batch too small to share.
+  // On this thread alone: Leaves, and a batch too small to share; last, a tree too small for a batch to fetch
+  // each object's memory ahead of its turn (below 8192 slots).
   check_batch_move_on_threads<2, float>(Placement::Leaves, 2, 9000);
   check_batch_move_on_threads<3, float>(Placement::Parent, 2, 9000);
+  check_batch_move_on_threads<2, double>(Placement::Loose, 1, 4000);
+  check_batch_move_on_threads<3, float>(Placement::Parent, 1, 4000);
 }
 
 // A bad item anywhere in a batch on threads is found before anything moves: the error names the first one, even

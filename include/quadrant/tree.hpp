@@ -267,7 +267,7 @@ class Tree {
     detail::refuse_inside_walk(this, "move");
     const std::uint32_t id = checked(h, "move");
     check_box(box, "move");
-    return core_.move({box, id, core_.store().object_layers(id)});
+    return core_.move(id, box);
   }
 
   /// Moves many objects: handles[i] gets boxes[i], with the same result as move(handles[i], boxes[i]) for each i in
@@ -337,7 +337,7 @@ class Tree {
     if (threads == 1) {
       detail::with_placement(config().placement, [&](auto p) {
         each_moving(handles, 0, n, [&](std::size_t i, std::uint32_t id) {
-          relocated += core_.move(p, {boxes[i], id, core_.store().object_layers(id)});
+          relocated += core_.move(p, id, boxes[i]);
         });
       });
       return relocated;
@@ -359,7 +359,7 @@ class Tree {
     for (std::size_t i = 0; i < n; ++i) {
       if (later[i] != detail::kNone) continue;
       const std::uint32_t id = handles[i].index_;
-      relocated += core_.move({boxes[i], id, core_.store().object_layers(id)});
+      relocated += core_.move(id, boxes[i]);
     }
     return relocated;
   }
@@ -863,8 +863,14 @@ class Tree {
     for (std::thread& w : workers) w.join();
   }
 
-  // Calls fn(i, slot) for the checked items [from, to) of a batch move, in order. Each object's memory is fetched
-  // in four stages, kAhead objects apart, each stage reading what the one before brought in; by the time fn runs,
+  // Slots from which a batch move fetches each object's memory ahead of its turn. Below, what a move reads (some
+  // 60 bytes an object) stays in the L2 cache from frame to frame and the fetches only cost instructions: 1k
+  // moving boxes, clustered, moved in 13.2 us a frame without them against 14.9 with; at 10k, level; at 100k the
+  // fetches halve the time.
+  static constexpr std::size_t kPrefetchFrom = 8192;
+
+  // Calls fn(i, slot) for the checked items [from, to) of a batch move, in order. From kPrefetchFrom slots on,
+  // each object's memory is fetched in four stages, kAhead objects apart, each stage reading what the one before brought in; by the time fn runs,
   // the object's record, references, node and entry are in the cache.
   template <class Fn>
   void each_moving(std::span<const Handle> handles, std::size_t from, std::size_t to, Fn&& fn) {
@@ -872,6 +878,10 @@ class Tree {
     const auto& store = core_.store();
     // Parent decides by the cell alone; the bounds would take a line fill for nothing.
     const bool parent = config().placement == Placement::Parent;
+    if (records_.size() < kPrefetchFrom) {
+      for (std::size_t i = from; i < to; ++i) fn(i, handles[i].index_);
+      return;
+    }
     for (std::size_t i = from; i < to; ++i) {
       if (i + 4 * kAhead < to) store.template prefetch_object<0>(handles[i + 4 * kAhead].index_);
       if (i + 3 * kAhead < to) store.template prefetch_object<1>(handles[i + 3 * kAhead].index_);
@@ -892,7 +902,7 @@ class Tree {
     auto slot_of = [&](std::size_t i) { return std::min<std::uint32_t>(handles[i].index_, std::uint32_t(records_.size() - 1)); };
     increasing = true;
     for (std::size_t i = begin; i < end; ++i) {
-      if (i + kAhead < end && !records_.empty()) {
+      if (i + kAhead < end && records_.size() >= kPrefetchFrom) {
         detail::prefetch(&records_[slot_of(i + kAhead)]);
         detail::prefetch(&generations_[slot_of(i + kAhead)]);
       }

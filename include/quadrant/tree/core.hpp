@@ -108,18 +108,20 @@ class TreeCore {
   // Restores the spare capacity erase relies on, after a copy.
   void restore_spare() { store_.restore_spare(); }
 
-  // Gives object e.id the box e.box. Returns false when it stays in the same node(s) (its entries are updated in
+  // Gives object id the box `box`. Returns false when it stays in the same node(s) (its entries are updated in
   // place), true when it was relocated.
-  bool move(const entry_type& e) {
-    return with_placement(config_.placement, [&](auto p) { return move(p, e); });
+  bool move(std::uint32_t id, const box_type& box) {
+    return with_placement(config_.placement, [&](auto p) { return move(p, id, box); });
   }
-  // move(e) under placement P (a batch dispatches on the placement once).
+  // move(id, box) under placement P (a batch dispatches on the placement once). The object's layers are read only
+  // when it is relocated: most moves of a frame stay put.
   template <class P>
-  bool move(P p, const entry_type& e) {
-    if (stays_put(p, e.id, e.box)) {
-      store_.set_object_box(e.id, e.box);
+  bool move(P p, std::uint32_t id, const box_type& box) {
+    if (stays_put(p, id, box)) {
+      store_.set_object_box(id, box);
       return false;
     }
+    const entry_type e{box, id, store_.object_layers(id)};
     // One-node placements: the walk from the root to the new node passes through the lowest ancestor of the old
     // node that owns the new box's key point and fits it, so it starts there (a small move climbs a level or two
     // instead of descending the whole tree).
