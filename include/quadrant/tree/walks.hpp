@@ -324,6 +324,11 @@ void parent_pairs_walk(const NodeStore<D, S>& store, const Filter& filter, PairS
     }
     return to;
   };
+  // Pushes an entry of the node being walked, its box mirrored.
+  auto push = [&](const entry_type& e) {
+    active[top] = e;
+    active[top++].box = mirrored(e.box);
+  };
   auto close = [&](std::size_t d) {
     if (d >= level_end.size()) level_end.resize(d + 1);
     level_end[d] = top;
@@ -340,10 +345,7 @@ void parent_pairs_walk(const NodeStore<D, S>& store, const Filter& filter, PairS
       const std::size_t d = static_cast<std::size_t>(store.depth(a));
       open(a, d);
       for (const auto& e : store.entries(a))
-        if ((e.layers & layers) != 0) {
-          active[top] = e;
-          active[top++].box = mirrored(e.box);
-        }
+        if ((e.layers & layers) != 0) push(e);
       close(d);
     }
   }
@@ -379,8 +381,7 @@ void parent_pairs_walk(const NodeStore<D, S>& store, const Filter& filter, PairS
       while (bound != 0 && !strictly_inside(store.cell(bound), b.box)) bound = store.parent(bound);
       if (bound != n && !(go_on = pairs_after(store, b, n, bound, Step::Skip, partners, st, report)))
         return Step::Stop;
-      active[top] = b;
-      active[top++].box = mirrored(b.box);
+      push(b);
     }
     close(d);
     return Step::Descend;
