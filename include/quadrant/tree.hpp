@@ -870,8 +870,8 @@ class Tree {
   static constexpr std::size_t kPrefetchFrom = 8192;
 
   // Calls fn(i, slot) for the checked items [from, to) of a batch move, in order. From kPrefetchFrom slots on,
-  // each object's memory is fetched in four stages, kAhead objects apart, each stage reading what the one before brought in; by the time fn runs,
-  // the object's record, references, node and entry are in the cache.
+  // each object's memory is fetched in four stages, kAhead objects apart, each stage reading what the one before
+  // brought in; by the time fn runs, the object's record, references, node and entry are in the cache.
   template <class Fn>
   void each_moving(std::span<const Handle> handles, std::size_t from, std::size_t to, Fn&& fn) {
     constexpr std::size_t kAhead = 16;
