@@ -874,14 +874,14 @@ class Tree {
   // brought in; by the time fn runs, the object's record, references, node and entry are in the cache.
   template <class Fn>
   void each_moving(std::span<const Handle> handles, std::size_t from, std::size_t to, Fn&& fn) {
-    constexpr std::size_t kAhead = 16;
-    const auto& store = core_.store();
-    // Parent decides by the cell alone; the bounds would take a line fill for nothing.
-    const bool parent = config().placement == Placement::Parent;
     if (records_.size() < kPrefetchFrom) {
       for (std::size_t i = from; i < to; ++i) fn(i, handles[i].index_);
       return;
     }
+    constexpr std::size_t kAhead = 16;
+    const auto& store = core_.store();
+    // Parent decides by the cell alone; the bounds would take a line fill for nothing.
+    const bool parent = config().placement == Placement::Parent;
     for (std::size_t i = from; i < to; ++i) {
       if (i + 4 * kAhead < to) store.template prefetch_object<0>(handles[i + 4 * kAhead].index_);
       if (i + 3 * kAhead < to) store.template prefetch_object<1>(handles[i + 3 * kAhead].index_);
