@@ -109,26 +109,12 @@ class Lane {
     first_events_ = events_;
     held_ = static_cast<std::ptrdiff_t>(first_bytes_);
   }
-  // Tick k of the warm-up and the timed ticks (k counts from 0 after tick 0).
-  void next(int k) {
-    walk_.step();
-    ++tick_no_;
-    in_tick_ = 0;
-    const std::uint64_t before = events_;
-    // The heap this contender's own tick takes or gives back: the others' ticks run between its own.
-    const std::size_t heap0 = heap_in_use();
-    const double ms = time_ms([&] {
-      move_all(walk_.positions());
-      tick_now();
-    });
-    held_ += static_cast<std::ptrdiff_t>(heap_in_use()) - static_cast<std::ptrdiff_t>(heap0);
-    if (k >= plan_.warm_up) {
-      samples_.push_back(ms);
-      timed_events_ += events_ - before;
-    }
-  }
-  // Destroys the contender (its figures stay), so the next one starts from the memory it gave back, as when each
-  // contender ran alone.
+  // Tick k of the warm-up and the timed ticks (k counts from 0 after tick 0, not counting the ticks that open a
+  // turn).
+  void next(int k) { step(k >= plan_.warm_up); }
+  // A tick that opens a contender's turn (see run_lanes): run, its events part of the stream, but not timed.
+  void open_turn() { step(false); }
+  // Destroys the contender once its case is over (its figures stay).
   virtual void finish() = 0;
   void report_to(Report& report) const {
     // The worst ticks matter to a server as much as the median: the 99th percentile and the maximum.
@@ -158,6 +144,24 @@ class Lane {
   }
 
  private:
+  void step(bool timed) {
+    walk_.step();
+    ++tick_no_;
+    in_tick_ = 0;
+    const std::uint64_t before = events_;
+    // The heap this contender's own tick takes or gives back: the others' ticks run between its own.
+    const std::size_t heap0 = heap_in_use();
+    const double ms = time_ms([&] {
+      move_all(walk_.positions());
+      tick_now();
+    });
+    held_ += static_cast<std::ptrdiff_t>(heap_in_use()) - static_cast<std::ptrdiff_t>(heap0);
+    if (timed) {
+      samples_.push_back(ms);
+      timed_events_ += events_ - before;
+    }
+  }
+
   std::string name_;
   bool is_quadrant_;
   Plan plan_;
@@ -202,29 +206,33 @@ std::unique_ptr<Lane> lane(std::string name, bool is_quadrant, const Plan& plan,
                                                         std::move(make), std::move(move), std::move(tick));
 }
 
-// From this many entities the contenders advance in rounds, a tick each per round (see for_each_in_round): their
-// state (over a gigabyte at 100k) is far beyond the caches, so a tick finds nothing of its own there whatever ran
-// before it, and the rounds only spread the VM's slow spells over every contender (at 100k each runs 20 ticks of
-// one to two seconds; one after the other, a slow spell moved a row from 0.80x to 1.14x). Below, each contender
-// runs all its ticks in a row: a tick after another contender's would pay for the misses that one left, which
-// would change what the worst-tick figures measure.
+// The contenders of a case advance in rounds (see for_each_in_round), so that a slow spell of the VM (seconds to
+// minutes) falls on every contender alike: run one after another, a spell had moved a 10k row by 1.5x and its p99
+// tenfold. From kRoundsFrom entities a turn is one tick: their state (over a gigabyte at 100k) is far beyond the
+// caches, so a tick finds nothing of its own there whatever ran before it. Below, a turn is kTurn ticks in a row,
+// opened by one more tick that is run but not timed: the first tick after another contender's turn pays for the
+// misses that one left, and timing it would put a cold tick in every turn into the worst-tick figures, which
+// measure a contender's own tails. Every contender runs the same ticks, timed or not.
 constexpr std::size_t kRoundsFrom = 100000;
+constexpr int kTurn = 20;
 
 // Runs a case, the rows reported in the order given (the first is the case's reference).
 void run_lanes(Report& report, const Plan& plan, std::vector<std::unique_ptr<Lane>>& lanes) {
   const int ticks = plan.warm_up + plan.ticks;
+  for (auto& l : lanes) l->start();
   if (plan.n >= kRoundsFrom) {
-    for (auto& l : lanes) l->start();
     for (int k = 0; k < ticks; ++k)
       for_each_in_round(lanes.size(), static_cast<std::size_t>(k), [&](std::size_t i) { lanes[i]->next(k); });
-    for (auto& l : lanes) l->finish();
   } else {
-    for (auto& l : lanes) {
-      l->start();
-      for (int k = 0; k < ticks; ++k) l->next(k);
-      l->finish();
+    for (int first = 0, round = 0; first < ticks; first += kTurn, ++round) {
+      const int last = std::min(ticks, first + kTurn);
+      for_each_in_round(lanes.size(), static_cast<std::size_t>(round), [&](std::size_t i) {
+        lanes[i]->open_turn();
+        for (int k = first; k < last; ++k) lanes[i]->next(k);
+      });
     }
   }
+  for (auto& l : lanes) l->finish();
   for (const auto& l : lanes) l->report_to(report);
 }
 
