@@ -207,12 +207,12 @@ std::unique_ptr<Lane> lane(std::string name, bool is_quadrant, const Plan& plan,
 }
 
 // The contenders of a case advance in rounds (see for_each_in_round), so that a slow spell of the VM (seconds to
-// minutes) falls on every contender alike: run one after another, a spell had moved a 10k row by 1.5x and its p99
-// tenfold. From kRoundsFrom entities a turn is one tick: their state (over a gigabyte at 100k) is far beyond the
-// caches, so a tick finds nothing of its own there whatever ran before it. Below, a turn is kTurn ticks in a row,
-// opened by one more tick that is run but not timed: the first tick after another contender's turn pays for the
-// misses that one left, and timing it would put a cold tick in every turn into the worst-tick figures, which
-// measure a contender's own tails. Every contender runs the same ticks, timed or not.
+// minutes) falls on every contender alike: run one after another, a spell had moved a 10k row from 1.13x to 1.44x the
+// grid and put a 1k row's p99 at ten times its median. From kRoundsFrom entities a turn is one tick: their state (over
+// a gigabyte at 100k) is far beyond the caches, so a tick finds nothing of its own there whatever ran before it. Below,
+// a turn is kTurn ticks in a row, opened by one more tick that is run but not timed: the first tick after another
+// contender's turn pays for the misses that one left, and timing it would put a cold tick in every turn into the
+// worst-tick figures, which measure a contender's own tails. Every contender runs the same ticks, timed or not.
 constexpr std::size_t kRoundsFrom = 100000;
 constexpr int kTurn = 20;
 
