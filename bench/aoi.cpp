@@ -220,17 +220,14 @@ constexpr int kTurn = 20;
 void run_lanes(Report& report, const Plan& plan, std::vector<std::unique_ptr<Lane>>& lanes) {
   const int ticks = plan.warm_up + plan.ticks;
   for (auto& l : lanes) l->start();
-  if (plan.n >= kRoundsFrom) {
-    for (int k = 0; k < ticks; ++k)
-      for_each_in_round(lanes.size(), static_cast<std::size_t>(k), [&](std::size_t i) { lanes[i]->next(k); });
-  } else {
-    for (int first = 0, round = 0; first < ticks; first += kTurn, ++round) {
-      const int last = std::min(ticks, first + kTurn);
-      for_each_in_round(lanes.size(), static_cast<std::size_t>(round), [&](std::size_t i) {
-        lanes[i]->open_turn();
-        for (int k = first; k < last; ++k) lanes[i]->next(k);
-      });
-    }
+  const bool large = plan.n >= kRoundsFrom;
+  const int turn = large ? 1 : kTurn;
+  for (int first = 0, round = 0; first < ticks; first += turn, ++round) {
+    const int last = std::min(ticks, first + turn);
+    for_each_in_round(lanes.size(), static_cast<std::size_t>(round), [&](std::size_t i) {
+      if (!large) lanes[i]->open_turn();
+      for (int k = first; k < last; ++k) lanes[i]->next(k);
+    });
   }
   for (auto& l : lanes) l->finish();
   for (const auto& l : lanes) l->report_to(report);
