@@ -12,10 +12,14 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <span>
+#include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include <quadrant/quadrant.hpp>
+#include <quadrant_support/rng.hpp>
 
 namespace {
 
@@ -286,6 +290,186 @@ TEST(QueriesExtra, NodeQueriesTestCrossingCells) {
     const float inner = real(0, 15);
     check(Ring<float>{c, inner, inner + real(0, 15)}, "ring", round);
     check(Segment<2, float>{c, V2{real(-50, 50), real(-50, 50)}}, "segment", round);
+  }
+}
+
+
+// A nearest search stops climbing from its leaf once its bound lies within a node's cell by more than the
+// overhang (how far an object may reach beyond the cell of the node listing it). Dense small objects — points,
+// small boxes, a few large ones, some outside the world — make the early stop happen at every level; the answers
+// must still be brute force's, after inserts and after a bulk build, before and after moves (that grow large
+// objects out of small ones, the case where a stale overhang would lose the answer), on shared cell faces and far
+// from the origin.
+template <int D, class S>
+struct NearestCase {
+  using V = Vec<D, S>;
+  using B = Box<D, S>;
+  using W = std::conditional_t<std::is_same_v<S, float>, double, long double>;
+
+  static W dist2(const V& p, const B& b) {
+    W s = 0;
+    for (int i = 0; i < D; ++i) {
+      W d = 0;
+      if (p[i] < b.min[i]) d = W(b.min[i]) - W(p[i]);
+      else if (p[i] > b.max[i]) d = W(p[i]) - W(b.max[i]);
+      s += d * d;
+    }
+    return s;
+  }
+
+  static void run(Placement placement, bool bulk, double offset, std::uint64_t seed) {
+    SCOPED_TRACE(std::string(to_string(placement)) + (bulk ? " assign" : " insert") + " offset " +
+                 std::to_string(offset));
+    quadrant_support::Rng rng(seed);
+    Config<D, S> cfg;
+    for (int i = 0; i < D; ++i) {
+      cfg.world.min[i] = S(offset - 100);
+      cfg.world.max[i] = S(offset + 100);
+    }
+    cfg.placement = placement;
+    cfg.max_depth = 10;
+    cfg.split_threshold = 4;
+    auto coord = [&](double lo, double hi) { return S(offset + rng.uniform(lo, hi)); };
+    auto random_box = [&] {
+      V c;
+      const bool outside = rng.uniform(0, 1) < 0.05;
+      for (int i = 0; i < D; ++i) c[i] = outside ? coord(100, 130) : coord(-100, 100);
+      const double kind = rng.uniform(0, 1);
+      const double half = kind < 0.6 ? 0 : kind < 0.95 ? rng.uniform(0, 0.5) : rng.uniform(5, 25);
+      B b;
+      for (int i = 0; i < D; ++i) {
+        b.min[i] = S(double(c[i]) - half);
+        b.max[i] = S(double(c[i]) + half);
+      }
+      return b;
+    };
+    const std::size_t n = D == 2 ? 2500 : 3000;
+    std::vector<B> boxes(n);
+    for (B& b : boxes) b = random_box();
+    Tree<D, int, S> tree(cfg);
+    std::vector<Handle> handles;
+    if (bulk) {
+      std::vector<std::pair<B, int>> items;
+      for (const B& b : boxes) items.emplace_back(b, 0);
+      handles = tree.assign(items);
+    } else {
+      for (const B& b : boxes) handles.push_back(tree.insert(b, 0));
+    }
+    tree.validate();
+    // Query points: anywhere, near objects, on the faces of cells of a few depths (where the clearance is 0), and
+    // outside the world.
+    auto check = [&](const char* when) {
+      SCOPED_TRACE(when);
+      for (int q = 0; q < 150; ++q) {
+        V p;
+        const int kind = q % 4;
+        for (int i = 0; i < D; ++i) {
+          if (kind == 0) p[i] = coord(-100, 100);
+          else if (kind == 1) p[i] = S(double(boxes[std::size_t(rng.uniform(0, double(n)))].min[i]) + rng.uniform(-1, 1));
+          else if (kind == 2) p[i] = S(offset - 100 + 200.0 * std::floor(rng.uniform(0, 64)) / 64);
+          else p[i] = coord(-140, 140);
+        }
+        const std::size_t k = q % 3 == 0 ? 1 : q % 3 == 1 ? 2 : 10;
+        std::vector<std::pair<W, std::uint32_t>> all;
+        for (std::size_t j = 0; j < n; ++j) all.emplace_back(dist2(p, boxes[j]), handles[j].index());
+        std::sort(all.begin(), all.end());
+        all.resize(k);
+        const std::vector<Neighbor<S>> got = tree.nearest(p, k);
+        ASSERT_EQ(got.size(), k);
+        for (std::size_t r = 0; r < k; ++r) {
+          ASSERT_EQ(got[r].handle.index(), all[r].second) << "rank " << r << " query " << q;
+          EXPECT_EQ(got[r].distance, static_cast<S>(std::sqrt(all[r].first)));
+        }
+      }
+    };
+    check("built");
+    // Moves: most objects a small step; every 50th point grows into a large box (by one move each, then as a
+    // batch), so that objects listed by small nodes come to reach far beyond their cells.
+    for (int round = 0; round < 2; ++round) {
+      std::vector<B> next = boxes;
+      for (std::size_t j = 0; j < n; ++j) {
+        B& b = next[j];
+        const double half = j % 50 == std::size_t(round) ? rng.uniform(10, 30) : (double(b.max[0]) - double(b.min[0])) / 2;
+        V c;
+        for (int i = 0; i < D; ++i) c[i] = S((double(b.min[i]) + double(b.max[i])) / 2 + rng.uniform(-0.5, 0.5));
+        for (int i = 0; i < D; ++i) {
+          b.min[i] = S(double(c[i]) - half);
+          b.max[i] = S(double(c[i]) + half);
+        }
+      }
+      if (round == 0) {
+        for (std::size_t j = 0; j < n; ++j) tree.move(handles[j], next[j]);
+      } else {
+        tree.move(std::span<const Handle>(handles), std::span<const B>(next));
+      }
+      boxes = next;
+      tree.validate();
+      check(round == 0 ? "after single moves" : "after a batch move");
+    }
+  }
+};
+
+template <class T>
+class NearestClimb : public ::testing::Test {};
+template <int D, class S>
+struct DS {
+  static constexpr int kD = D;
+  using Scalar = S;
+};
+using NearestClimbTypes = ::testing::Types<DS<2, float>, DS<2, double>, DS<3, float>, DS<3, double>>;
+TYPED_TEST_SUITE(NearestClimb, NearestClimbTypes);
+
+TYPED_TEST(NearestClimb, DenseSmallObjectsAgreeWithBruteForce) {
+  using Case = NearestCase<TypeParam::kD, typename TypeParam::Scalar>;
+  std::uint64_t seed = 11;
+  for (Placement placement : {Placement::Loose, Placement::Parent, Placement::Leaves})
+    for (bool bulk : {false, true})
+      for (double offset : {0.0, 1e5}) Case::run(placement, bulk, offset, ++seed);
+}
+
+// The batch move shares its checks and in-place moves over threads (from 32,768 objects a thread): each thread
+// notes the extents of the boxes it moves. Points that grow into boxes there must still be found by a search from
+// a point inside them whose own leaf holds near points.
+TEST(QueriesExtra, NearestSeesBoxesGrownByAThreadedBatchMove) {
+  Config<2, float> cfg = config2(Placement::Loose, 12, 8);
+  cfg.world = B2{{-1000, -1000}, {1000, 1000}};
+  QuadTree<int> tree(cfg);
+  quadrant_support::Rng rng(5);
+  const std::size_t n = 70000;
+  std::vector<B2> boxes(n);
+  for (B2& b : boxes) {
+    const V2 c{float(rng.uniform(-1000, 1000)), float(rng.uniform(-1000, 1000))};
+    b = B2{c, c};
+  }
+  std::vector<std::pair<B2, int>> items;
+  for (const B2& b : boxes) items.emplace_back(b, 0);
+  const std::vector<Handle> handles = tree.assign(items);
+  // Two batches: every 991st point grows by 3 units a side (most stay in their nodes, moved in place by the
+  // threads: the only boxes to grow, so the threads' notes alone make the overhang), then every 997th by 40 (they
+  // move to nodes high above). A query point inside each, 3/4 of its half-extent from its centre.
+  for (const auto& [step, half] : {std::pair<std::size_t, float>{991, 3.0f}, {997, 40.0f}}) {
+    SCOPED_TRACE(half);
+    std::vector<std::size_t> grown;
+    for (std::size_t j = 1; j < n; j += step) {
+      grown.push_back(j);
+      const V2 c = boxes[j].min;
+      boxes[j] = B2{{c.x - half, c.y - half}, {c.x + half, c.y + half}};
+    }
+    const std::size_t relocated = tree.move(std::span<const Handle>(handles), std::span<const B2>(boxes), 2);
+    if (half < 10) {
+      ASSERT_LT(relocated, grown.size() / 2) << "the grown boxes left their nodes: the threads' path is not exercised";
+    }
+    tree.validate();
+    for (std::size_t j : grown) {
+      const V2 p{boxes[j].min.x + 1.75f * half, boxes[j].min.y + half};
+      std::vector<std::pair<float, std::uint32_t>> all;
+      for (std::size_t i = 0; i < n; ++i) all.emplace_back(dist2(p, boxes[i]), handles[i].index());
+      std::sort(all.begin(), all.end());
+      const std::vector<Neighbor<float>> got = tree.nearest(p, 1);
+      ASSERT_EQ(got.size(), 1u);
+      EXPECT_EQ(got[0].handle.index(), all[0].second) << "grown object " << j;
+      EXPECT_EQ(all[0].first, 0.0f);
+    }
   }
 }
 

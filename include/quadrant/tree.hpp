@@ -240,6 +240,7 @@ class Tree {
       entries[r] = {store.object_box(id), id, store.object_layers(id)};
     }
     fresh.reserve_objects(records_.size());
+    fresh.note_extent(core_.overhang());  // the same objects
     fresh.build(entries, keys, key_of);
     core_ = std::move(fresh);
   }
@@ -348,11 +349,18 @@ class Tree {
     detail::Array<std::uint32_t>& later = later_lease.get();
     later.resize(n);
     using Core = detail::TreeCore<D, S>;
+    // The boxes' extents (see TreeCore::overhang), one maximum a thread, noted once the threads are done.
+    std::vector<detail::WideScalar<S>> extents(threads, 0);
+    const bool loose = config().placement == Placement::Loose;
     on_threads(threads, [&](unsigned t) {
+      detail::WideScalar<S> extent = 0;
       each_moving(handles, lo(t), lo(t + 1), [&](std::size_t i, std::uint32_t id) {
+        if (loose) extent = std::max(extent, Core::extent_of(boxes[i]));
         later[i] = core_.move_in_place({boxes[i], id, 0});
       });
+      extents[t] = extent;
     });
+    for (const auto e : extents) core_.note_extent(e);
     // The fits grow before any object moves elsewhere, while every node the threads saw stands.
     for (std::size_t i = 0; i < n; ++i)
       if (later[i] < Core::kMovedInPlace) core_.grow_fit(later[i], boxes[i]);
@@ -601,7 +609,7 @@ class Tree {
     QueryStats st;
     detail::with_placement(core_.config().placement, [&](auto p) {
       detail::best_first<W>(p, store, layers, [&](std::uint32_t m) { return key(prune_box(p, m)); }, key,
-                            nearest_owner(point), results, st, store.home_of(point));
+                            nearest_owner(point), results, st, store.home_of(point), nearest_clearance(p, point));
     });
     for (const auto& f : results.sorted()) out.push_back(Neighbor<S>{handle_of(f.id), static_cast<S>(std::sqrt(f.key))});
   }
@@ -744,6 +752,7 @@ class Tree {
     if constexpr (std::ranges::sized_range<R>) expected = static_cast<std::size_t>(std::ranges::size(items));
     const detail::BuildKeys<D, S> key_of(config(), expected);
     std::uint64_t i = 0;
+    detail::WideScalar<S> extent = 0;  // the items' largest (see TreeCore::overhang)
     detail::with_placement(config().placement, [&](auto p) {
       for (auto&& item : items) {
         const box_type& box = std::get<0>(item);
@@ -755,6 +764,8 @@ class Tree {
         }
         if (i >= std::uint64_t{detail::kNone} - 1) throw std::length_error("quadrant: assign: more than 2^32 objects");
         keys.push_back(std::uint64_t{key_of(p, box)} << 32 | i);
+        if constexpr (std::is_same_v<decltype(p), detail::LoosePolicy>)
+          extent = std::max(extent, detail::TreeCore<D, S>::extent_of(box));
         ++i;
       }
     });
@@ -819,6 +830,7 @@ class Tree {
         }
       }
       size_ = n;
+      core_.note_extent(extent);
       core_.build(*entries, keys, key_of);
     } catch (...) {
       clear();
@@ -1029,6 +1041,25 @@ class Tree {
   const box_type& prune_box(P, std::uint32_t m) const noexcept {
     if constexpr (P::kEveryLeaf) return core_.store().bounds(m);
     else return core_.store().fit(m);
+  }
+
+  // A nearest search's clearance of node n (see detail::best_first): the squared distance from `point` to the
+  // nearest face of n's cell, less how far an object may reach beyond the cell of a node listing it (the
+  // overhang: see TreeCore::overhang). Nothing outside n's subtree and n's ancestors lies nearer: each such
+  // object is listed by a node whose cell lies outside n's, or (under Leaves) taken from the leaf owning its point
+  // nearest `point`, outside n's cell too. Negative when `point` is not that far inside the cell. Shrunk by a
+  // relative 1e-9, far beyond the rounding of the sums, so that rounding never makes it exceed a true distance.
+  template <class P>
+  auto nearest_clearance(P, const vec_type& point) const {
+    using W = detail::WideScalar<S>;
+    return [this, point](std::uint32_t n) {
+      const box_type& c = core_.store().cell(n);
+      W inner = std::numeric_limits<W>::infinity();
+      for (int i = 0; i < D; ++i)
+        inner = std::min({inner, W(point[i]) - W(c.min[i]), W(c.max[i]) - W(point[i])});
+      if constexpr (!P::kEveryLeaf) inner -= W(core_.overhang());
+      return inner > 0 ? inner * inner * W(1 - 1e-9) : W(-1);
+    };
   }
 
   // Under Placement::Leaves a nearest search takes an object from the leaf owning its report point: the point of

@@ -64,14 +64,22 @@ bool first_leaf_of(const NodeStore<D, S>& store, std::uint32_t id, std::uint32_t
   return true;
 }
 
+// The clearance a best_first walk is given when it has none (see best_first).
+struct NoClearance {};
+
 // node_key(n) and entry_key(box) give a node's or an object's key, or nothing when it is out of reach. Under
 // Placement::Leaves, takes_from(entry, n, key of n) says whether leaf n is the one an object listed by several
 // leaves is taken from. Results that collect start their descent at node `start` (any live node: the nearer the
-// answers, the sooner the bound is tight; see NodeStore::home_of). Allocates nothing once the per-thread heap is
-// warm.
-template <class K, class P, int D, class S, class NodeKey, class EntryKey, class TakesFrom, class Results>
+// answers, the sooner the bound is tight; see NodeStore::home_of). clearance(n), when given, is a key below which
+// no object lies outside node n's subtree but in the entries of n's ancestors (see Tree::nearest): the walk up
+// from the descent's leaf stops at the first node whose clearance exceeds the bound. Allocates nothing once the
+// per-thread heap is warm.
+template <class K, class P, int D, class S, class NodeKey, class EntryKey, class TakesFrom, class Results,
+          class Clearance = NoClearance>
 void best_first(P, const NodeStore<D, S>& store, std::uint32_t layers, NodeKey&& node_key, EntryKey&& entry_key,
-                TakesFrom&& takes_from, Results& results, QueryStats& st, std::uint32_t start = 0) {
+                TakesFrom&& takes_from, Results& results, QueryStats& st, std::uint32_t start = 0,
+                Clearance clearance = {}) {
+  constexpr bool kClears = !std::is_same_v<Clearance, NoClearance>;
   ScratchLease<Pending<K>> lease;
   Array<Pending<K>>& heap = lease.get();
   const LaterThan<K> later;
@@ -133,8 +141,49 @@ void best_first(P, const NodeStore<D, S>& store, std::uint32_t layers, NodeKey&&
       push({*k, c, kNone, c});
     }
   };
+  // Walks best-first through the pending nodes and objects up to key `upto` (the rest stay pending); those beyond
+  // the bound are dropped. Returns false when the results asked to stop.
+  auto walk = [&](K upto) {
+    while (!heap.empty()) {
+      if (heap.front().key > upto) return true;
+      // Equal keys may still hold an object with a lower index, so only strictly farther items are dropped.
+      if (heap.front().key > results.bound()) {
+        heap.clear();
+        return true;
+      }
+      std::pop_heap(heap.begin(), heap.end(), later);
+      const Pending<K> top = heap.back();
+      heap.pop_back();
+      if constexpr (Results::kStreams) {
+        if (top.slot != kNone) {
+          ++st.hits;
+          if (!results.report(store.entries(top.node)[top.slot], top.key)) {
+            st.stopped = true;
+            return false;
+          }
+          continue;
+        }
+      }
+      scan(top.node, top.key);
+      for (const std::uint32_t c : store.children(top.node)) push_child(c);
+    }
+    return true;
+  };
+  // With a clearance, the walk up goes best-first through what it has pushed as far as the clearance of the node
+  // reached, whose siblings are next: that tightens the bound where the answers are, and once the bound is within
+  // a node's clearance, no sibling of it or of its ancestors needs reading (only the ancestors' own entries).
   if (home != kNone) {
     for (std::uint32_t below = home, a = store.parent(home); a != kNone; below = a, a = store.parent(a)) {
+      if constexpr (kClears) {
+        const K clear = clearance(below);
+        if (!walk(clear)) return;
+        if (clear > results.bound()) {
+          for (; a != kNone; a = store.parent(a))
+            if (!store.entries(a).empty())
+              if (const std::optional<K> k = node_key(a); k && !(*k > results.bound())) scan(a, *k);
+          break;
+        }
+      }
       if (const std::optional<K> k = node_key(a); k && !(*k > results.bound())) scan(a, *k);
       for (const std::uint32_t c : store.children(a))
         if (c != below) push_child(c);
@@ -142,25 +191,7 @@ void best_first(P, const NodeStore<D, S>& store, std::uint32_t layers, NodeKey&&
   } else if (store.reaches(0, layers)) {
     if (const std::optional<K> k = node_key(0); k && !(*k > results.bound())) push({*k, 0, kNone, 0});
   }
-  while (!heap.empty()) {
-    std::pop_heap(heap.begin(), heap.end(), later);
-    const Pending<K> top = heap.back();
-    heap.pop_back();
-    // Equal keys may still hold an object with a lower index, so only strictly farther items end the walk.
-    if (top.key > results.bound()) break;
-    if constexpr (Results::kStreams) {
-      if (top.slot != kNone) {
-        ++st.hits;
-        if (!results.report(store.entries(top.node)[top.slot], top.key)) {
-          st.stopped = true;
-          break;
-        }
-        continue;
-      }
-    }
-    scan(top.node, top.key);
-    for (const std::uint32_t c : store.children(top.node)) push_child(c);
-  }
+  walk(std::numeric_limits<K>::infinity());
 }
 
 // Results that stream every object in key order to report(entry, key).

@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -18,6 +20,7 @@
 #include "../detail/inline.hpp"
 #include "../detail/scratch.hpp"
 #include "../geometry/box.hpp"
+#include "../geometry/distance.hpp"
 #include "build_keys.hpp"
 #include "node_store.hpp"
 #include "placement.hpp"
@@ -49,6 +52,30 @@ class TreeCore {
   std::size_t scratch_bytes() const noexcept {
     return (scratch_.capacity() + touched_.capacity() + marks_.capacity()) * sizeof(std::uint32_t);
   }
+
+  // ---- the overhang ----
+
+  // How far an object listed by a node other than the root may reach beyond that node's cell, at most: under
+  // Parent nothing (an object lies within its node's cell); under Loose its half-extent (the cell holds its centre;
+  // the largest half-extent of any object given to the tree since it was last emptied, noted as boxes arrive: an
+  // erase leaves it, which only makes it larger than it need be). A nearest search stops climbing where its bound
+  // lies within a node's cell by more than this (see Tree::nearest). Not used under Leaves.
+  WideScalar<S> overhang() const noexcept {
+    return config_.placement == Placement::Loose ? extent_ : WideScalar<S>(0);
+  }
+  // An upper bound on how far box b reaches beyond its centre as the placement computes it: its half-extent, plus
+  // a few ulps of its coordinates for the rounding of that centre.
+  static WideScalar<S> extent_of(const box_type& b) noexcept {
+    using W = WideScalar<S>;
+    W e = 0;
+    for (int i = 0; i < D; ++i) {
+      const W lo = W(b.min[i]), hi = W(b.max[i]);
+      e = std::max(e, (hi - lo) / 2 + (std::abs(lo) + std::abs(hi)) * (4 * W(std::numeric_limits<S>::epsilon())));
+    }
+    return e;
+  }
+  // Notes objects that reach up to e beyond their centres (a bulk build, a batch of moves).
+  void note_extent(WideScalar<S> e) noexcept { extent_ = std::max(extent_, e); }
 
   // ---- mutations ----
 
@@ -118,6 +145,7 @@ class TreeCore {
   template <class P>
   bool move(P p, std::uint32_t id, const box_type& box) {
     if (stays_put(p, id, box)) {
+      if constexpr (std::is_same_v<P, LoosePolicy>) note_extent(extent_of(box));
       store_.set_object_box(id, box);
       return false;
     }
@@ -166,6 +194,7 @@ class TreeCore {
 
   // Removes every object, keeping memory; a full tree keeps its nodes.
   void clear() {
+    extent_ = 0;
     if (config_.split_threshold == 0) {
       store_.clear_entries();
       return;
@@ -175,6 +204,7 @@ class TreeCore {
 
   // The state of a moved-from tree: one empty root, no memory beyond it.
   void release() {
+    extent_ = 0;
     store_.release(config_.world, everything<D, S>());
     scratch_.clear();
     touched_.clear();
@@ -258,6 +288,7 @@ class TreeCore {
 
   template <class P>
   void place(P p, const entry_type& e, std::uint32_t from = 0) {
+    if constexpr (std::is_same_v<P, LoosePolicy>) note_extent(extent_of(e.box));
     if constexpr (!P::kEveryLeaf) {
       const std::uint32_t n = target(p, e.box, from);
       store_.add_entry(n, e);
@@ -700,6 +731,7 @@ class TreeCore {
   // Scratch for mutations (which have exclusive access), kept so that steady-state updates do not allocate.
   std::vector<std::uint32_t> scratch_, touched_, marks_;
   std::uint32_t mark_stamp_ = 0;
+  WideScalar<S> extent_ = 0;  // see overhang
 };
 
 }  // namespace quadrant::detail

@@ -94,6 +94,15 @@ void validate_tree(const TreeCore<D, S>& core, const Records& records) {
         else belongs = core.belongs(p, n, e.box);
         if (!belongs) fail(item + "object does not belong here");
         if (!contains(store.fit(n), e.box)) fail(item + "object is not inside its node's fit");
+        // What a nearest search's clearance relies on (TreeCore::overhang).
+        if constexpr (!P::kEveryLeaf) {
+          using W = WideScalar<S>;
+          if (n != 0)
+            for (int k = 0; k < D; ++k)
+              if (W(store.cell(n).min[k]) - W(e.box.min[k]) > core.overhang() ||
+                  W(e.box.max[k]) - W(store.cell(n).max[k]) > core.overhang())
+                fail(item + "object reaches beyond its node's cell by more than the overhang");
+        }
       }
       total_entries += entries.size();
       return Step::Descend;
