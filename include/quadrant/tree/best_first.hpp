@@ -111,6 +111,10 @@ void best_first(P, const NodeStore<D, S>& store, std::uint32_t layers, NodeKey&&
     std::uint32_t n = start;
     while (n != 0 && !store.reaches(n, layers)) n = store.parent(n);
     std::optional<K> key_n = store.reaches(n, layers) ? node_key(n) : std::nullopt;
+    // The walk up reads the cell of each node it leaves for its clearance, starting with home's: ask for the cell
+    // of every node the descent reaches, so that the miss overlaps the descent and home's scan instead of following
+    // them (1M points, 1-NN: a fifth of the samples waited on it).
+    if constexpr (kClears) store.prefetch_cell(n);
     while (key_n && !store.is_leaf(n)) {
       std::uint32_t next = kNone;
       std::optional<K> key_next;
@@ -123,6 +127,7 @@ void best_first(P, const NodeStore<D, S>& store, std::uint32_t layers, NodeKey&&
       }
       n = next;
       key_n = key_next;
+      if constexpr (kClears) store.prefetch_cell(n);
     }
     if (key_n && !(*key_n > results.bound())) {
       home = n;
