@@ -354,11 +354,11 @@ class NodeStore {
       at = at * side + c;
     }
     const Home home = homes_[at];
-    if (home.first < entries_.size()) {
-      const entry_type* first = entries_.data() + opaque(home.first);
-      prefetch(first);
-      prefetch(reinterpret_cast<const char*>(first) + 64);
-    }
+    // The first 64 bytes of entries, clipped to the array (a stale hint may point anywhere in it).
+    const std::size_t first = opaque(home.first);
+    if (first < entries_.size())
+      prefetch_range(entries_.data() + first,
+                     entries_.data() + std::min(entries_.size(), first + 64 / sizeof(entry_type) + 1));
     return home.node;
   }
 
@@ -675,18 +675,18 @@ class NodeStore {
     const double side = static_cast<double>(1u << home_level_);
     return static_cast<std::uint32_t>(std::clamp(std::floor(nearest ? c + 0.5 : c), 0.0, side));
   }
-  // Writes n into the home table cells [lo, hi) on every axis.
-  void fill_homes(const std::uint32_t (&lo)[D], const std::uint32_t (&hi)[D], Home n) noexcept {
+  // Writes `home` into the home table cells [lo, hi) on every axis.
+  void fill_homes(const std::uint32_t (&lo)[D], const std::uint32_t (&hi)[D], Home home) noexcept {
     const std::size_t side = std::size_t{1} << home_level_;
     if constexpr (D == 2) {
       for (std::uint32_t y = lo[1]; y < hi[1]; ++y)
         std::fill(homes_.begin() + static_cast<std::ptrdiff_t>(y * side + lo[0]),
-                  homes_.begin() + static_cast<std::ptrdiff_t>(y * side + hi[0]), n);
+                  homes_.begin() + static_cast<std::ptrdiff_t>(y * side + hi[0]), home);
     } else {
       for (std::uint32_t z = lo[2]; z < hi[2]; ++z)
         for (std::uint32_t y = lo[1]; y < hi[1]; ++y)
           std::fill(homes_.begin() + static_cast<std::ptrdiff_t>((z * side + y) * side + lo[0]),
-                    homes_.begin() + static_cast<std::ptrdiff_t>((z * side + y) * side + hi[0]), n);
+                    homes_.begin() + static_cast<std::ptrdiff_t>((z * side + y) * side + hi[0]), home);
     }
   }
   // The fit of a node that holds nothing: min > max on every axis, so any box merged into it is the result.
