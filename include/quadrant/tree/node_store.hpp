@@ -295,7 +295,7 @@ class NodeStore {
   //
   // A cell also holds where the entries of a leaf under it began when the table was made (the leaf holding the most
   // of the cell's node's entries), so home_of can ask for them without first reading the node's record: one link
-  // fewer in the chain of misses a search starts with (1M points, 1-NN: 5-8% less time). It is only a hint: a
+  // fewer in the chain of misses a search starts with (1M points, 1-NN: 5-10% less time). It is only a hint: a
   // range that moved since leaves it stale, which costs a wasted prefetch, never a wrong answer.
   void index_homes() noexcept {
     homes_.clear();
