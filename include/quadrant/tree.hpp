@@ -587,7 +587,9 @@ class Tree {
     using W = detail::WideScalar<S>;
     const W limit = W(max_distance) * W(max_distance);
     // Always a key: KBestResults' bound (never above limit) turns away whatever is beyond max_distance.
-    auto key = [&](const box_type& b) { return std::optional<W>(detail::squared_distance(point, b)); };
+    // The point is held by value: the walk reads it for every entry, and through a reference each read would be
+    // two dependent loads.
+    auto key = [p = point](const box_type& b) { return std::optional<W>(detail::squared_distance(p, b)); };
     // The answers' handles are rebuilt from their generations, and a caller's next step is nearly always the
     // answer's value: start loading both as an answer is found, so the cache misses overlap the rest of the walk
     // instead of following it.

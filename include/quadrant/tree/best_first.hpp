@@ -88,13 +88,17 @@ void best_first(P, const NodeStore<D, S>& store, std::uint32_t layers, NodeKey&&
     std::push_heap(heap.begin(), heap.end(), later);
   };
   // Tests node n's entries; those in reach are offered, or pushed when results stream.
+  // The mask and the count are copied into locals: the loop's stores (a result taken) could otherwise alias them,
+  // and each entry would load them again.
   auto scan = [&](std::uint32_t n, K key_n) {
     ++st.nodes_visited;
     const auto entries = store.entries(n);
+    const std::uint32_t mask = layers;
+    std::size_t tests = 0;
     for (std::uint32_t i = 0; i < entries.size(); ++i) {
       const auto& e = entries[i];
-      if ((e.layers & layers) == 0) continue;
-      ++st.box_tests;
+      if ((e.layers & mask) == 0) continue;
+      ++tests;
       const std::optional<K> k = entry_key(e.box);
       if (!k || !results.accepts(*k, e.id)) continue;
       if constexpr (P::kEveryLeaf)
@@ -102,6 +106,7 @@ void best_first(P, const NodeStore<D, S>& store, std::uint32_t layers, NodeKey&&
       if constexpr (Results::kStreams) push({*k, n, i, e.id});
       else results.offer(e, *k);
     }
+    st.box_tests += tests;
   };
   // Results that collect (k nearest) first follow the nearest child down to a leaf and take its objects: the
   // bound they give turns most of the path's siblings away before they reach the heap. The walk below then skips
