@@ -137,8 +137,8 @@ TYPED_TEST(GeometryTest, RelationsAtExtremeCoordinates) {
 
 // The squared distance in the wide type that nearest searches order by, at extreme coordinates, against the
 // per-axis definition (each coordinate converted, the gap subtracted in the wide type, squares summed axis by axis):
-// equal bit for bit, sign of zero included, since ranks and ties follow it. Float boxes take an SSE2 path on
-// x86-64; constant evaluation takes the portable one.
+// equal bit for bit, sign of zero included, since ranks and ties follow it; and the scaled form the round shapes
+// test with, in the tree's scalar. Float boxes take SSE2 paths on x86-64; constant evaluation the portable ones.
 TYPED_TEST(GeometryTest, WideDistanceAtExtremeCoordinates) {
   constexpr int D = TypeParam::D;
   using S = typename TypeParam::S;
@@ -174,6 +174,19 @@ TYPED_TEST(GeometryTest, WideDistanceAtExtremeCoordinates) {
     const W got = detail::squared_distance(p, b);
     ASSERT_TRUE(got == expected && std::signbit(got) == std::signbit(expected))
         << round << ": " << static_cast<long double>(got) << " against " << static_cast<long double>(expected);
+    // The round shapes' form: in the tree's own scalar, each gap scaled by a power of two (2D float takes SSE2).
+    for (const S k : {S(1), std::ldexp(S(1), -20), std::ldexp(S(1), 20)}) {
+      S scaled = 0;
+      for (int i = 0; i < D; ++i) {
+        S gap = 0;
+        if (p[i] < b.min[i]) gap = (b.min[i] - p[i]) * k;
+        else if (p[i] > b.max[i]) gap = (p[i] - b.max[i]) * k;
+        scaled += gap * gap;
+      }
+      const S got_scaled = detail::scaled_squared_distance(p, b, k);
+      ASSERT_TRUE(got_scaled == scaled && std::signbit(got_scaled) == std::signbit(scaled))
+          << round << ", k " << k << ": " << got_scaled << " against " << scaled;
+    }
     inside += expected == 0;
     far += std::isinf(expected);
   }

@@ -27,6 +27,21 @@ using WideScalar = std::conditional_t<std::is_same_v<S, float>, double, long dou
 // >= node's, and rounding is monotone, so its value is never below node's (what classify relies on).
 template <class W, int D, class S>
 constexpr W scaled_squared_distance(const Vec<D, S>& p, const Box<D, S>& b, W k) noexcept {
+#if defined(QUADRANT_SSE2)
+  // 2D float in float (the round shapes' tests against each entry): both axes in one register, without branches,
+  // as squared_distance_as does in double. p - max is computed as -(max - p), which rounds to the same bits.
+  if constexpr (D == 2 && std::is_same_v<S, float> && std::is_same_v<W, float>) {
+    if (!std::is_constant_evaluated()) {
+      const __m128 v = _mm_loadu_ps(reinterpret_cast<const float*>(&b));  // min x, min y, max x, max y
+      const __m128 pp = _mm_castpd_ps(_mm_load1_pd(reinterpret_cast<const double*>(&p)));  // x, y, x, y
+      const __m128 d = _mm_xor_ps(_mm_sub_ps(v, pp), _mm_set_ps(-0.0f, -0.0f, 0.0f, 0.0f));  // min - p, p - max
+      const __m128 gap = _mm_max_ps(_mm_max_ps(d, _mm_movehl_ps(d, d)), _mm_setzero_ps());
+      const __m128 g = _mm_mul_ps(gap, _mm_set1_ps(k));
+      const __m128 sq = _mm_mul_ps(g, g);
+      return _mm_cvtss_f32(_mm_add_ss(sq, _mm_shuffle_ps(sq, sq, 1)));
+    }
+  }
+#endif
   W sum = 0;
   for (int i = 0; i < D; ++i) {
     W d = 0;
