@@ -33,7 +33,8 @@ constexpr W scaled_squared_distance(const Vec<D, S>& p, const Box<D, S>& b, W k)
   if constexpr (D == 2 && std::is_same_v<S, float> && std::is_same_v<W, float>) {
     if (!std::is_constant_evaluated()) {
       const __m128 v = _mm_loadu_ps(reinterpret_cast<const float*>(&b));  // min x, min y, max x, max y
-      const __m128 pp = _mm_castpd_ps(_mm_load1_pd(reinterpret_cast<const double*>(&p)));  // x, y, x, y
+      const __m128 xy = _mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(&p)));  // unaligned
+      const __m128 pp = _mm_movelh_ps(xy, xy);                                                     // x, y, x, y
       const __m128 d = _mm_xor_ps(_mm_sub_ps(v, pp), _mm_set_ps(-0.0f, -0.0f, 0.0f, 0.0f));  // min - p, p - max
       const __m128 gap = _mm_max_ps(_mm_max_ps(d, _mm_movehl_ps(d, d)), _mm_setzero_ps());
       const __m128 g = _mm_mul_ps(gap, _mm_set1_ps(k));
