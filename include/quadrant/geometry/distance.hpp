@@ -29,7 +29,9 @@ template <class W, int D, class S>
 constexpr W scaled_squared_distance(const Vec<D, S>& p, const Box<D, S>& b, W k) noexcept {
 #if defined(QUADRANT_SSE2)
   // 2D float in float (the round shapes' tests against each entry): both axes in one register, without branches,
-  // as squared_distance_as does in double. p - max is computed as -(max - p), which rounds to the same bits.
+  // as squared_distance_as does in double. p - max is computed as -(max - p), which rounds to the same bits. An
+  // empty fit (min > max) may get another value than the loop's, as large: the walks classify such a fit before
+  // their gate, which then skips the node (it holds nothing), so no answer depends on it.
   if constexpr (D == 2 && std::is_same_v<S, float> && std::is_same_v<W, float>) {
     if (!std::is_constant_evaluated()) {
       const __m128 v = _mm_loadu_ps(reinterpret_cast<const float*>(&b));  // min x, min y, max x, max y
