@@ -78,13 +78,12 @@ struct Plan {
   int warm_up;  // ticks run before the timed ones: candidate lists reach their working state (anchors spread out)
   int ticks;    // 200 up to 10k, so that the p99 and the maximum see the rare ticks (renumbering, re-anchor waves)
 };
-// At 100k a tick takes the grid about a second and the cross-linked list ten: 16 timed ticks, after 48 that take
-// AoiWorld to its steady rate of re-anchors, so that the rows show the steady state, not the early ticks. Anchors
+// At 100k a tick takes the grid one and a half seconds and the cross-linked list ten: 16 timed ticks, after 48 that
+// take AoiWorld to its steady rate of re-anchors, so that the rows show the steady state, not the early ticks. Anchors
 // start where the entities start: runners re-anchor first in a wave at tick 6 (2-3 times a later tick) and again at
 // 17-19; random walkers drift out of their skin only from tick 10 on, and reach their steady rate (about 850
-// re-anchors a tick at 100k) near tick 45. Timed at ticks 13-20, as the plan had it before, AoiWorld's median at 100k
-// came out 17-23% below its median over ticks 40-159 in a program timing it alone. The cross-linked list runs up to
-// 10k.
+// re-anchors a tick at 100k) near tick 45. Ticks 13-20 ran 17-23% faster than ticks 40-159 (AoiWorld timed alone).
+// The cross-linked list runs up to 10k.
 constexpr std::size_t kLongestCrossList = 10000;
 
 std::vector<Plan> plans(const Options& opt) {
