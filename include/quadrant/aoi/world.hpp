@@ -96,7 +96,8 @@ class AoiWorld {
   /// Adds entity `id` at `position`; it joins the relation at the next tick. `layers` 0 makes it invisible to
   /// everything (and blind). Re-adding an id removed since the last tick is allowed: it is the same id with new
   /// values (its pairs continue if they still hold). Throws std::invalid_argument, changing nothing, for an id
-  /// already present, a NaN / infinite position, a NaN / negative / infinite radius, or a mode outside AoiMode.
+  /// already present, a position coordinate that is NaN, infinite or beyond 1e150 in magnitude, a radius that is
+  /// NaN, negative, infinite or beyond 1e150, or a mode outside AoiMode.
   /// Amortised O(1); allocates when the world grows. May be called from any callback of this world.
   void add(std::uint64_t id, vec_type position, S view_radius, AoiMode mode = AoiMode::Both,
            std::uint32_t layers = ~0u, S body_radius = 0) {
@@ -128,7 +129,8 @@ class AoiWorld {
   }
 
   /// Moves entity `id` to `position` at the next tick (the last move before a tick wins). Throws
-  /// std::invalid_argument, changing nothing, for an unknown or removed id or a NaN / infinite position. O(1).
+  /// std::invalid_argument, changing nothing, for an unknown or removed id or a position coordinate that is NaN,
+  /// infinite or beyond 1e150 in magnitude. O(1).
   void move(std::uint64_t id, vec_type position) {
     detail::aoi::check_position(position, "move");
     const std::uint32_t s = present(id, "move");
@@ -139,7 +141,7 @@ class AoiWorld {
 
   /// Gives entity `id` a new view radius at the next tick. A pair seen before stays seen while within the new
   /// radius + hysteresis. Throws std::invalid_argument, changing nothing, for an unknown id or a NaN, negative or
-  /// infinite radius. O(1).
+  /// infinite radius, or one beyond 1e150. O(1).
   void set_view_radius(std::uint64_t id, S radius) {
     detail::aoi::check_radius(radius, "set_view_radius", "radius");
     const std::uint32_t s = present(id, "set_view_radius");
@@ -148,7 +150,7 @@ class AoiWorld {
     enlist(s);
   }
 
-  /// Gives entity `id` a new layer mask at the next tick (an addition to the contract). Throws
+  /// Gives entity `id` a new layer mask at the next tick. Throws
   /// std::invalid_argument, changing nothing, for an unknown id. O(1).
   void set_layers(std::uint64_t id, std::uint32_t layers) {
     const std::uint32_t s = present(id, "set_layers");
@@ -170,9 +172,10 @@ class AoiWorld {
   /// new relation (for_each_* report it); mutations made from a callback are recorded for the next tick. If a
   /// callback throws, the tick is still complete; the remaining events are not reported. Cost: the watchers near
   /// something that moved or changed, times their candidates, plus O(events log events per watcher); allocates
-  /// nothing once warm, except after a burst: a tick of more than 8 events an entity gives its event buffers back
-  /// once they are delivered, and the next such tick makes them again. Throws std::logic_error when called from
-  /// inside one of its own callbacks.
+  /// nothing once warm, except after a burst: when the event buffers hold room for more than 8 events an entity
+  /// and 4 times the tick before's, or for more than 4 times this tick's, they are given back once delivered, and
+  /// the next such tick makes them again (a world that makes many events at every tick keeps them). Throws
+  /// std::logic_error when called from inside one of its own callbacks.
   template <class Fn>
   void tick(Fn&& on_event) {
     if (in_tick_) throw std::logic_error("quadrant: aoi: tick called from inside a tick callback");
@@ -206,7 +209,8 @@ class AoiWorld {
   }
 
   /// Calls fn(std::uint64_t watcher) for each entity that saw `target` at the last tick, in ascending id order.
-  /// Same rules for ids as for_each_visible. O(c * v) for c candidate watchers and v of their visible lengths.
+  /// Same rules for ids as for_each_visible. O(c * l): each of its c candidate watchers' lists (l entries) is
+  /// searched for it.
   template <class Fn>
   void for_each_watcher(std::uint64_t target, Fn&& fn) const {
     const std::uint32_t s = known(target, "for_each_watcher");
