@@ -82,7 +82,8 @@ struct Plan {
 // take AoiWorld to its steady rate of re-anchors, so that the rows show the steady state, not the early ticks. Anchors
 // start where the entities start: runners re-anchor first in a wave at tick 6 (2-3 times a later tick) and again at
 // 17-19; random walkers drift out of their skin only from tick 10 on, and reach their steady rate (about 850
-// re-anchors a tick at 100k) near tick 45. Ticks 13-20 ran 17-23% faster than ticks 40-159 (AoiWorld timed alone).
+// re-anchors a tick at 100k) near tick 45. AoiWorld's medians over ticks 13-20 were 16-20% below those over ticks
+// 40-89 or 60-159 (timed alone).
 // The cross-linked list runs up to 10k.
 constexpr std::size_t kLongestCrossList = 10000;
 

@@ -90,7 +90,8 @@ inline float float_outside(double x) noexcept {
   return x < 1e-30 ? 2e-30f : x > 1e37 ? std::numeric_limits<float>::infinity() : static_cast<float>(x) * 1.0001f;
 }
 
-// The largest coordinate or radius accepted: beyond it squared distances would overflow a double.
+// The largest coordinate or radius accepted: squares overflow a double beyond about 1.3e154, and the sums and
+// squares the tests form from coordinates and radii up to 1e150 stay far below that.
 inline constexpr double kMaxMagnitude = 1e150;
 
 template <class S>

@@ -140,8 +140,8 @@ class AoiWorld {
   }
 
   /// Gives entity `id` a new view radius at the next tick. A pair seen before stays seen while within the new
-  /// radius + hysteresis. Throws std::invalid_argument, changing nothing, for an unknown id or a NaN, negative or
-  /// infinite radius, or one beyond 1e150. O(1).
+  /// radius + hysteresis. Throws std::invalid_argument, changing nothing, for an unknown or removed id or a NaN,
+  /// negative or infinite radius, or one beyond 1e150. O(1).
   void set_view_radius(std::uint64_t id, S radius) {
     detail::aoi::check_radius(radius, "set_view_radius", "radius");
     const std::uint32_t s = present(id, "set_view_radius");
@@ -150,8 +150,8 @@ class AoiWorld {
     enlist(s);
   }
 
-  /// Gives entity `id` a new layer mask at the next tick. Throws
-  /// std::invalid_argument, changing nothing, for an unknown id. O(1).
+  /// Gives entity `id` a new layer mask at the next tick. Throws std::invalid_argument, changing nothing, for an
+  /// unknown or removed id. O(1).
   void set_layers(std::uint64_t id, std::uint32_t layers) {
     const std::uint32_t s = present(id, "set_layers");
     cold_[s].next_layers = layers;
