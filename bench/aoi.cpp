@@ -21,57 +21,16 @@
 #include <quadrant/aoi.hpp>
 
 #include "aoi_peers.hpp"
+#include "aoi_walk.hpp"
 #include "harness.hpp"
 
 namespace quadrant_bench {
 namespace {
 
 using aoi::Pos;
-
-constexpr float kHalfMap = 1000;
-constexpr float kViewRadius = 100;
-
-/// The entities' walk, the same for every contender (rebuilt from the seed for each).
-class Walk {
- public:
-  Walk(std::size_t n, std::uint64_t seed, bool steady) : rng_(seed), steady_(steady) {
-    for (std::size_t i = 0; i < n; ++i) {
-      pos_.push_back({float(rng_.uniform(-kHalfMap, kHalfMap)), float(rng_.uniform(-kHalfMap, kHalfMap))});
-      heading_.push_back(rng_.uniform(0, 6.283185307179586));
-      speed_.push_back(rng_.uniform(1, 5));
-    }
-  }
-  const std::vector<Pos>& positions() const { return pos_; }
-  void step() {
-    for (std::size_t i = 0; i < pos_.size(); ++i) {
-      double step = speed_[i];
-      if (steady_) {
-        heading_[i] += rng_.uniform(-0.3, 0.3);
-      } else {
-        heading_[i] = rng_.uniform(0, 6.283185307179586);
-        step = rng_.uniform(0, 5);
-      }
-      double x = pos_[i].x + step * std::cos(heading_[i]);
-      double y = pos_[i].y + step * std::sin(heading_[i]);
-      // Bounce: reflect the position and the heading at the edge.
-      if (x < -kHalfMap || x > kHalfMap) {
-        x = std::clamp(x, double(-kHalfMap), double(kHalfMap));
-        heading_[i] = 3.141592653589793 - heading_[i];
-      }
-      if (y < -kHalfMap || y > kHalfMap) {
-        y = std::clamp(y, double(-kHalfMap), double(kHalfMap));
-        heading_[i] = -heading_[i];
-      }
-      pos_[i] = {float(x), float(y)};
-    }
-  }
-
- private:
-  Rng rng_;
-  bool steady_;
-  std::vector<Pos> pos_;
-  std::vector<double> heading_, speed_;
-};
+using aoi::kHalfMap;
+using aoi::kViewRadius;
+using aoi::Walk;
 
 struct Plan {
   std::size_t n;
@@ -244,7 +203,7 @@ void run_aoi(const Options& opt, Report& report) {
   for (const bool steady : {false, true}) {
     for (const Plan& plan : plans(opt)) {
       report.begin_case("aoi", steady ? "steady headings, radius 100" : "random walk, radius 100", plan.n, "ms/tick");
-      const std::uint64_t seed = opt.seed * 7919 + plan.n;
+      const std::uint64_t seed = aoi::walk_seed(opt.seed, plan.n);
       auto reference_move = [](auto& c, std::uint32_t i, Pos p) { c.move(i, p); };
       auto reference_tick = [](auto& c, auto& sink) {
         c.tick([&](const aoi::Event& e) { sink(e.kind, e.watcher, e.target); });
