@@ -83,7 +83,7 @@ class Lane {
     // The worst ticks matter to a server as much as the median: the 99th percentile and the maximum.
     std::vector<double> sorted = samples_;
     std::sort(sorted.begin(), sorted.end());
-    const double p99 = sorted.empty() ? 0 : sorted[std::min(sorted.size() - 1, (sorted.size() * 99 + 99) / 100 - 1)];
+    const double p99 = aoi::p99_of(sorted);
     const double worst = sorted.empty() ? 0 : sorted.back();
     // The memory column is the heap after tick 0; what a server holds once its lists have been rebuilt by moves
     // is the heap after the last tick.
@@ -102,7 +102,7 @@ class Lane {
   // Where the contender's events go: the key depends on the event's place in the stream, so parity checks the
   // order too.
   void sink(std::uint32_t kind, std::uint64_t w, std::uint64_t t) {
-    answer_.add(Answer::mix((tick_no_ << 40) ^ (in_tick_++ << 2) ^ kind) ^ (w << 32 | t));
+    answer_.add(aoi::event_key(tick_no_, in_tick_++, kind, w, t));
     ++events_;
   }
 

@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   std::uint64_t events = 0, in_tick = 0, tick_no = 0;
   auto sink = [&](const quadrant::AoiEvent& e) {
     const std::uint64_t kind = e.kind == quadrant::AoiEvent::Kind::Enter ? 0 : 1;
-    answer.add(Answer::mix((tick_no << 40) ^ (in_tick++ << 2) ^ kind) ^ (e.watcher << 32 | e.target));
+    answer.add(aoi::event_key(tick_no, in_tick++, kind, e.watcher, e.target));
     ++events;
   };
   const double first = time_ms([&] { world.tick(sink); });
@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
   }
   std::sort(timed.begin(), timed.end());
   const double median = timed[timed.size() / 2];
-  const double p99 = timed[std::min(timed.size() - 1, (timed.size() * 99 + 99) / 100 - 1)];
+  const double p99 = aoi::p99_of(timed);
   std::printf("%d ticks after %d: median %.3f ms, p99 %.3f ms (%.2fx), worst %.3f ms (%.2fx); %.0f events a tick; "
               "%.0f bytes an entity; checksum %016llx\n",
               ticks, warm_up, median, p99, p99 / median, timed.back(), timed.back() / median,

@@ -12,6 +12,7 @@
 #include <quadrant_support/rng.hpp>
 
 #include "aoi_peers.hpp"
+#include "harness.hpp"
 
 namespace quadrant_bench::aoi {
 
@@ -61,6 +62,18 @@ class Walk {
   std::vector<Pos> pos_;
   std::vector<double> heading_, speed_;
 };
+
+/// The 99th percentile of ascending tick times (0 for none): the rank ceil(0.99 n), as both programs report it.
+inline double p99_of(const std::vector<double>& sorted) {
+  return sorted.empty() ? 0 : sorted[std::min(sorted.size() - 1, (sorted.size() * 99 + 99) / 100 - 1)];
+}
+
+/// The key of an event in a parity checksum: it depends on the event's place in the stream (tick, place in the tick),
+/// so a checksum of the keys checks the order too. kind 0 = Enter, 1 = Leave.
+inline std::uint64_t event_key(std::uint64_t tick, std::uint64_t place, std::uint64_t kind, std::uint64_t watcher,
+                               std::uint64_t target) {
+  return quadrant_bench::Answer::mix((tick << 40) ^ (place << 2) ^ kind) ^ (watcher << 32 | target);
+}
 
 /// The seed of the walk of n entities in bench_peers run with --seed `seed` (both programs walk the same walk).
 inline std::uint64_t walk_seed(std::uint64_t seed, std::size_t n) { return seed * 7919 + n; }
