@@ -4,6 +4,7 @@
 // the C++ core throws and turns it into a status and a per-thread message, so no exception crosses the boundary.
 #include "quadrant_c_common.hpp"
 
+#include <atomic>
 #include <limits>
 #include <memory>
 #include <tuple>
@@ -19,10 +20,14 @@ using namespace quadrant_c;
 
 namespace {
 
-// A C handle: the slot's generation in the high 32 bits, slot + 1 in the low ones (so that 0 is no handle).
-quadrant_handle encode(quadrant::Handle h) {
-  if (h.is_null()) return 0;
-  return (std::uint64_t{h.generation()} << 32) | (std::uint64_t{h.index()} + 1);
+// A C handle: slot + 1 in the low 32 bits (so that 0 is no handle), and in the high ones the slot's generation
+// plus the tree's key, so that a handle of another tree is refused. The keys are the golden-ratio multiples of
+// the trees' creation numbers: keys of trees made close together are far apart, so the generations of two
+// objects in the same slot would have to differ by that much for a foreign handle to pass (docs/reliability.md).
+constexpr std::uint32_t kKeyStep = 0x9E3779B9u;
+std::uint32_t next_tree_key() noexcept {
+  static std::atomic<std::uint32_t> made{0};
+  return (made.fetch_add(1, std::memory_order_relaxed) + 1) * kKeyStep;
 }
 
 }  // namespace
@@ -31,6 +36,12 @@ quadrant_handle encode(quadrant::Handle h) {
 struct quadrant_tree {
   virtual ~quadrant_tree() = default;
   quadrant_config config{};
+  // Set by quadrant_tree_destroy called from inside one of the tree's own callbacks: the walk's entry point frees
+  // the tree once this thread has left its last walk of it.
+  std::atomic<bool> destroy_pending{false};
+
+  // The C++ tree inside, as the walk guard knows it.
+  virtual const void* core() const noexcept = 0;
 
   virtual quadrant_handle insert(const double* min, const double* max, std::uint64_t value, std::uint32_t layers) = 0;
   virtual void erase(quadrant_handle h) = 0;
@@ -79,18 +90,25 @@ struct TreeC final : quadrant_tree {
 
   explicit TreeC(const quadrant::Config<D, S>& c) : tree(c) {}
   Tree tree;
+  const std::uint32_t key = next_tree_key();
   // Scratch of the bulk calls, kept so that a frame of moves or a rebuild allocates nothing once warm.
   std::vector<quadrant::Handle> move_handles;
   std::vector<B> move_boxes;
   std::vector<std::tuple<B, std::uint64_t, std::uint32_t>> items;
 
+  const void* core() const noexcept override { return &tree; }
   static V vec(const double* p, const char* name) { return vec_of<D, S>(p, name); }
   static B box(const double* min, const double* max) { return box_of<D, S>(min, max); }
-  // The tree's handle for a C handle; a null or foreign one stays a handle the tree refuses (with its message).
+  quadrant_handle encode(quadrant::Handle h) const noexcept {
+    if (h.is_null()) return 0;
+    return (std::uint64_t{static_cast<std::uint32_t>(h.generation() + key)} << 32) | (std::uint64_t{h.index()} + 1);
+  }
+  // The tree's handle for a C handle; a null, stale or foreign one becomes the null handle.
   quadrant::Handle handle(quadrant_handle h) const noexcept {
-    if (h == 0 || (h & 0xffffffffu) == 0) return quadrant::Handle{};
+    if ((h & 0xffffffffu) == 0) return quadrant::Handle{};
     const quadrant::Handle found = tree.handle_at(static_cast<std::uint32_t>((h & 0xffffffffu) - 1));
-    return !found.is_null() && found.generation() == static_cast<std::uint32_t>(h >> 32) ? found : quadrant::Handle{};
+    const auto generation = static_cast<std::uint32_t>(static_cast<std::uint32_t>(h >> 32) - key);
+    return !found.is_null() && found.generation() == generation ? found : quadrant::Handle{};
   }
   quadrant::Handle live(quadrant_handle h, const char* what) const {
     const quadrant::Handle found = handle(h);
@@ -148,6 +166,9 @@ struct TreeC final : quadrant_tree {
   }
   void set_layers(quadrant_handle h, std::uint32_t layers) override { tree.set_layers(live(h, "set_layers"), layers); }
   void set_value(quadrant_handle h, std::uint64_t value) override {
+    // Tree::value hands out a reference, which C++ callbacks may write; the C contract refuses every mutation from
+    // a callback of the same tree.
+    quadrant::detail::refuse_inside_walk(&tree, "set_value");
     const quadrant::Handle found = live(h, "set_value");
     tree.value(found) = value;
   }
@@ -206,7 +227,7 @@ struct TreeC final : quadrant_tree {
     quadrant::for_each_pair(
         tree, b->tree,
         [&](quadrant::Handle ha, const std::uint64_t& va, quadrant::Handle hb, const std::uint64_t& vb) {
-          return fn(user, encode(ha), va, encode(hb), vb) != 0;
+          return fn(user, encode(ha), va, b->encode(hb), vb) != 0;
         },
         layers_a, layers_b);
   }
@@ -221,9 +242,7 @@ struct TreeC final : quadrant_tree {
   std::size_t nearest(const double* p, std::size_t k, double max_distance, std::uint32_t layers,
                       quadrant_handle* handles, double* distances) const override {
     if (std::isnan(max_distance)) invalid("nearest: max_distance is NaN");
-    const S limit = max_distance >= static_cast<double>(std::numeric_limits<S>::max())
-                        ? std::numeric_limits<S>::infinity()
-                        : static_cast<S>(max_distance);
+    const S limit = scalar_of<S>(max_distance, "nearest: max_distance");
     std::size_t n = 0;
     tree.for_each_nearest(
         vec(p, "point"),
@@ -301,7 +320,8 @@ struct quadrant_contacts {
 
 namespace {
 
-void put_contacts(std::span<const quadrant::Contact> from, std::vector<quadrant_contact>& to) {
+template <class Encode>
+void put_contacts(std::span<const quadrant::Contact> from, std::vector<quadrant_contact>& to, const Encode& encode) {
   to.clear();
   for (const quadrant::Contact& c : from) to.push_back(quadrant_contact{encode(c.a), encode(c.b)});
 }
@@ -319,9 +339,10 @@ void TreeC<D, S>::track(quadrant_contacts& c, std::uint32_t layers, const quadra
   else t->tracker.update(tree, layers);
   if (fresh != nullptr) c.impl = std::move(fresh);
   try {
-    put_contacts(t->tracker.begun(), c.begun);
-    put_contacts(t->tracker.ended(), c.ended);
-    put_contacts(t->tracker.contacts(), c.current);
+    const auto encode_here = [this](quadrant::Handle h) { return encode(h); };
+    put_contacts(t->tracker.begun(), c.begun, encode_here);
+    put_contacts(t->tracker.ended(), c.ended, encode_here);
+    put_contacts(t->tracker.contacts(), c.current, encode_here);
   } catch (...) {  // out of memory after the step: start over rather than report half a step
     c.clear();
     throw;
@@ -364,8 +385,8 @@ quadrant_shape quadrant_shape_box(int dims, const double* min, const double* max
   return shape_of(QUADRANT_SHAPE_BOX, dims, min, max);
 }
 quadrant_shape quadrant_shape_point(int dims, const double* p) { return shape_of(QUADRANT_SHAPE_POINT, dims, p, nullptr); }
-quadrant_shape quadrant_shape_ball(int dims, const double* centre, double radius) {
-  quadrant_shape s = shape_of(QUADRANT_SHAPE_BALL, dims, centre, nullptr);
+quadrant_shape quadrant_shape_ball(int dims, const double* center, double radius) {
+  quadrant_shape s = shape_of(QUADRANT_SHAPE_BALL, dims, center, nullptr);
   s.r0 = radius;
   return s;
 }
@@ -429,7 +450,11 @@ quadrant_status quadrant_tree_create(const quadrant_config* config, quadrant_tre
     else invalid("quadrant_config::dims is " + std::to_string(config->dims) + ", not 2 or 3");
   });
 }
-void quadrant_tree_destroy(quadrant_tree* tree) { delete tree; }
+void quadrant_tree_destroy(quadrant_tree* tree) {
+  if (tree == nullptr) return;
+  if (quadrant::detail::inside_walk(tree->core())) tree->destroy_pending = true;
+  else delete tree;
+}
 quadrant_status quadrant_tree_config(const quadrant_tree* tree, quadrant_config* out) {
   return on(tree, "tree", [&] {
     need(out, "out");
@@ -491,13 +516,19 @@ quadrant_status quadrant_tree_layers(const quadrant_tree* tree, quadrant_handle 
   });
 }
 
+// Frees a tree whose destruction a callback asked for, once this thread has left its last walk of it.
+static quadrant_status after_walk(const quadrant_tree* tree, quadrant_status status) noexcept {
+  if (tree != nullptr && tree->destroy_pending && !quadrant::detail::inside_walk(tree->core())) delete tree;
+  return status;
+}
+
 quadrant_status quadrant_tree_query(const quadrant_tree* tree, const quadrant_shape* shape, uint32_t layers,
                                     quadrant_hit_fn fn, void* user, quadrant_query_stats* stats) {
-  return on(tree, "tree", [&] {
+  return after_walk(tree, on(tree, "tree", [&] {
     need(shape, "shape");
     const quadrant_query_stats st = tree->query(*shape, layers, fn, user);
     if (stats != nullptr) *stats = st;
-  });
+  }));
 }
 
 namespace {
@@ -557,7 +588,7 @@ quadrant_status quadrant_tree_query_into_stats(const quadrant_tree* tree, const 
   });
 }
 quadrant_status quadrant_tree_pairs(const quadrant_tree* tree, uint32_t layers, quadrant_pair_fn fn, void* user) {
-  return on(tree, "tree", [&] { tree->pairs(layers, nullptr, fn, user); });
+  return after_walk(tree, on(tree, "tree", [&] { tree->pairs(layers, nullptr, fn, user); }));
 }
 // The pairs in `layers`, or through `matrix`, into an array.
 static quadrant_status pairs_into(const quadrant_tree* tree, uint32_t layers, const quadrant_layer_matrix* matrix,
@@ -592,10 +623,10 @@ quadrant_status quadrant_layer_matrix_set(quadrant_layer_matrix* matrix, int a, 
 }
 quadrant_status quadrant_tree_pairs_filtered(const quadrant_tree* tree, const quadrant_layer_matrix* matrix,
                                              quadrant_pair_fn fn, void* user) {
-  return on(tree, "tree", [&] {
+  return after_walk(tree, on(tree, "tree", [&] {
     need(matrix, "matrix");
     tree->pairs(0, matrix, fn, user);
-  });
+  }));
 }
 quadrant_status quadrant_tree_pairs_filtered_into(const quadrant_tree* tree, const quadrant_layer_matrix* matrix,
                                                   quadrant_handle* pairs, size_t capacity, size_t* count) {
@@ -625,10 +656,11 @@ quadrant_status quadrant_contacts_clear(quadrant_contacts* contacts) {
 }
 quadrant_status quadrant_trees_pairs(const quadrant_tree* a, const quadrant_tree* b, uint32_t layers_a,
                                      uint32_t layers_b, quadrant_pair_fn fn, void* user) {
-  return on(a, "a", [&] {
+  const quadrant_status status = on(a, "a", [&] {
     need(b, "b");
     a->pairs_with(*b, layers_a, layers_b, fn, user);
   });
+  return after_walk(a != b ? b : nullptr, after_walk(a, status));
 }
 quadrant_status quadrant_trees_pairs_into(const quadrant_tree* a, const quadrant_tree* b, uint32_t layers_a,
                                           uint32_t layers_b, quadrant_handle* pairs, size_t capacity, size_t* count) {
@@ -643,7 +675,7 @@ quadrant_status quadrant_trees_pairs_into(const quadrant_tree* a, const quadrant
 }
 quadrant_status quadrant_tree_raycast(const quadrant_tree* tree, const double* a, const double* b, uint32_t layers,
                                       quadrant_ray_fn fn, void* user) {
-  return on(tree, "tree", [&] { tree->raycast(a, b, layers, fn, user); });
+  return after_walk(tree, on(tree, "tree", [&] { tree->raycast(a, b, layers, fn, user); }));
 }
 quadrant_status quadrant_tree_raycast_into(const quadrant_tree* tree, const double* a, const double* b,
                                            uint32_t layers, quadrant_handle* handles, uint64_t* values, double* ts,
@@ -667,10 +699,10 @@ quadrant_status quadrant_tree_nearest(const quadrant_tree* tree, const double* p
 }
 quadrant_status quadrant_tree_query_nodes(const quadrant_tree* tree, const quadrant_shape* shape, int skip_empty,
                                          quadrant_node_fn fn, void* user) {
-  return on(tree, "tree", [&] {
+  return after_walk(tree, on(tree, "tree", [&] {
     need(shape, "shape");
     tree->query_nodes(*shape, skip_empty != 0, fn, user);
-  });
+  }));
 }
 quadrant_status quadrant_tree_query_nodes_into(const quadrant_tree* tree, const quadrant_shape* shape, int skip_empty,
                                               quadrant_node* nodes, size_t capacity, size_t* count) {
@@ -684,7 +716,7 @@ quadrant_status quadrant_tree_query_nodes_into(const quadrant_tree* tree, const 
   });
 }
 quadrant_status quadrant_tree_for_each_node(const quadrant_tree* tree, quadrant_node_fn fn, void* user) {
-  return on(tree, "tree", [&] { tree->for_each_node(fn, user); });
+  return after_walk(tree, on(tree, "tree", [&] { tree->for_each_node(fn, user); }));
 }
 quadrant_status quadrant_tree_locate(const quadrant_tree* tree, const double* point, quadrant_node* out) {
   return on(tree, "tree", [&] {

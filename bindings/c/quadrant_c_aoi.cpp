@@ -35,43 +35,50 @@ struct AoiC final : quadrant_aoi {
   using V = quadrant::Vec<2, S>;
   explicit AoiC(const quadrant::AoiSettings<S>& s) : world(s) {}
   quadrant::AoiWorld<S> world;
-  std::vector<quadrant_aoi_event> events;  // the last tick's, reused
+  std::vector<quadrant_aoi_event> events;        // the last tick's, reused
+  std::vector<quadrant_aoi_event> spare_events;  // the next tick's, until it succeeds
 
-  static V at(double x, double y) { return V{static_cast<S>(x), static_cast<S>(y)}; }
+  static V at(double x, double y) { return V{scalar_of<S>(x, "aoi: x"), scalar_of<S>(y, "aoi: y")}; }
 
   void add(std::uint64_t id, double x, double y, double view_radius, int mode, std::uint32_t layers,
            double body_radius) override {
     // Checked here as an int: a value outside the enum must not wrap into one of its members.
     if (mode < QUADRANT_AOI_WATCHER || mode > QUADRANT_AOI_BOTH)
       invalid("aoi: add: mode is " + std::to_string(mode) + ", not a quadrant_aoi_mode");
-    world.add(id, at(x, y), static_cast<S>(view_radius), static_cast<quadrant::AoiMode>(mode), layers,
-              static_cast<S>(body_radius));
+    world.add(id, at(x, y), scalar_of<S>(view_radius, "aoi: add: view_radius"), static_cast<quadrant::AoiMode>(mode),
+              layers, scalar_of<S>(body_radius, "aoi: add: body_radius"));
   }
   void move(std::uint64_t id, double x, double y) override { world.move(id, at(x, y)); }
   void move_many(const std::uint64_t* ids, const double* xy, std::size_t n) override {
     if (n == 0) return;
     need(ids, "ids");
     need(xy, "xy");
-    // Every check move() makes, first, so that a bad entry moves nothing.
+    // Every check move() makes, first (the same function), so that a bad entry moves nothing.
     for (std::size_t i = 0; i < n; ++i) {
-      const V p = at(xy[2 * i], xy[2 * i + 1]);
-      if (!std::isfinite(p.x) || !std::isfinite(p.y))
-        invalid("aoi: move_many: position " + std::to_string(i) + " is not finite (in the world's scalar)");
+      try {
+        quadrant::detail::aoi::check_position(at(xy[2 * i], xy[2 * i + 1]), "move_many");
+      } catch (const std::invalid_argument& e) {
+        invalid(std::string(e.what()) + " (entry " + std::to_string(i) + ")");
+      }
       if (!world.contains(ids[i])) invalid("aoi: move_many: id " + std::to_string(ids[i]) + " is not in the world");
     }
     for (std::size_t i = 0; i < n; ++i) world.move(ids[i], at(xy[2 * i], xy[2 * i + 1]));
   }
-  void set_view_radius(std::uint64_t id, double r) override { world.set_view_radius(id, static_cast<S>(r)); }
+  void set_view_radius(std::uint64_t id, double r) override {
+    world.set_view_radius(id, scalar_of<S>(r, "aoi: set_view_radius: view_radius"));
+  }
   void set_layers(std::uint64_t id, std::uint32_t layers) override { world.set_layers(id, layers); }
   void remove(std::uint64_t id) override { world.remove(id); }
   const std::vector<quadrant_aoi_event>& tick() override {
-    events.clear();
+    // Into the spare array, handed out only once the tick succeeded: a failed tick leaves the previous events.
+    spare_events.clear();
     world.tick([&](const quadrant::AoiEvent& e) {
-      events.push_back(quadrant_aoi_event{e.watcher, e.target,
+      spare_events.push_back(quadrant_aoi_event{e.watcher, e.target,
                                           e.kind == quadrant::AoiEvent::Kind::Enter ? QUADRANT_AOI_ENTER
                                                                                     : QUADRANT_AOI_LEAVE,
                                           0});
     });
+    events.swap(spare_events);
     return events;
   }
   void visible(std::uint64_t id, IdSink& out) const override { world.for_each_visible(id, std::ref(out)); }
@@ -93,12 +100,10 @@ struct AoiC final : quadrant_aoi {
 template <class S>
 quadrant_aoi* make_aoi(const quadrant_aoi_settings& c) {
   quadrant::AoiSettings<S> s;
-  for (int i = 0; i < 2; ++i) {
-    s.world.min[i] = static_cast<S>(c.world_min[i]);
-    s.world.max[i] = static_cast<S>(c.world_max[i]);
-  }
-  s.hysteresis = static_cast<S>(c.hysteresis);
-  s.skin = static_cast<S>(c.skin);
+  s.world = quadrant::Box<2, S>{vec_of<2, S>(c.world_min, "quadrant_aoi_settings::world_min"),
+                                vec_of<2, S>(c.world_max, "quadrant_aoi_settings::world_max")};
+  s.hysteresis = scalar_of<S>(c.hysteresis, "quadrant_aoi_settings::hysteresis");
+  s.skin = scalar_of<S>(c.skin, "quadrant_aoi_settings::skin");
   s.max_depth = c.max_depth;
   s.split_threshold = c.split_threshold;
   return new AoiC<S>(s);

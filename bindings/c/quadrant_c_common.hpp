@@ -8,12 +8,15 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <new>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <quadrant/quadrant.hpp>
@@ -92,12 +95,27 @@ int as_int(const E& e) {
   return v;
 }
 
+// A double as the index's scalar. A float index rounds it to the nearest float, and refuses a finite value beyond
+// the float range rather than make it infinite (a value the caller never passed) or clamp it (a radius or a
+// distance clamped would silently miss objects). NaN and infinity pass through, for the C++ checks to judge.
+template <class S>
+S scalar_of(double v, const char* name) {
+  if constexpr (std::is_same_v<S, float>) {
+    if (std::isfinite(v) && std::abs(v) > static_cast<double>(std::numeric_limits<float>::max())) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.17g", v);
+      invalid(std::string(name) + " is " + text + ", beyond the range of float (3.4028235e38) of this float index");
+    }
+  }
+  return static_cast<S>(v);
+}
+
 // The D values at p as a vector of S (p must not be NULL).
 template <int D, class S>
 quadrant::Vec<D, S> vec_of(const double* p, const char* name) {
   need(p, name);
   quadrant::Vec<D, S> v;
-  for (int i = 0; i < D; ++i) v[i] = static_cast<S>(p[i]);
+  for (int i = 0; i < D; ++i) v[i] = scalar_of<S>(p[i], name);
   return v;
 }
 template <int D, class S>
@@ -118,7 +136,7 @@ template <class S>
 quadrant::Frustum<S> frustum_of(const double* m16, int row_major, int clip_zero_to_one) {
   need(m16, "matrix");
   S m[16];
-  for (int i = 0; i < 16; ++i) m[i] = static_cast<S>(m16[i]);
+  for (int i = 0; i < 16; ++i) m[i] = scalar_of<S>(m16[i], "matrix");
   return quadrant::Frustum<S>::from_view_projection(
       m, row_major ? quadrant::MatrixLayout::RowMajor : quadrant::MatrixLayout::ColumnMajor,
       clip_zero_to_one ? quadrant::ClipDepth::ZeroToOne : quadrant::ClipDepth::MinusOneToOne);
@@ -128,7 +146,7 @@ quadrant::Frustum<S> frustum_of(const double* m16, int row_major, int clip_zero_
 // kind this dimension lacks or an unknown kind.
 template <int D, class S, class Run>
 void with_shape(const quadrant_shape& s, Run&& run) {
-  auto v2 = [](const double* p) { return quadrant::Vec<2, S>{static_cast<S>(p[0]), static_cast<S>(p[1])}; };
+  auto v2 = [](const double* p) { return vec_of<2, S>(p, "point"); };
   auto two_d = [](const char* kind) {
     if constexpr (D != 2) invalid(std::string("query: a ") + kind + " is a 2D shape; this index is 3D");
   };
@@ -138,8 +156,8 @@ void with_shape(const quadrant_shape& s, Run&& run) {
     case QUADRANT_SHAPE_BOX: run(box_of<D, S>(s.a, s.b)); return;
     case QUADRANT_SHAPE_POINT: run(vec_of<D, S>(s.a, "point")); return;
     case QUADRANT_SHAPE_BALL:
-      if constexpr (D == 2) run(quadrant::Circle<S>{vec_of<D, S>(s.a, "centre"), static_cast<S>(s.r0)});
-      else run(quadrant::Sphere<S>{vec_of<D, S>(s.a, "centre"), static_cast<S>(s.r0)});
+      if constexpr (D == 2) run(quadrant::Circle<S>{vec_of<D, S>(s.a, "center"), scalar_of<S>(s.r0, "radius")});
+      else run(quadrant::Sphere<S>{vec_of<D, S>(s.a, "center"), scalar_of<S>(s.r0, "radius")});
       return;
     case QUADRANT_SHAPE_SEGMENT: run(quadrant::Segment<D, S>{vec_of<D, S>(s.a, "a"), vec_of<D, S>(s.b, "b")}); return;
     case QUADRANT_SHAPE_FRUSTUM:
@@ -158,7 +176,8 @@ void with_shape(const quadrant_shape& s, Run&& run) {
       static constexpr const char* kNames[] = {"ring", "ellipse", "sector", "oriented box", "polygon"};
       two_d(kNames[kind - QUADRANT_SHAPE_RING]);
       if constexpr (D == 2) {
-        const S r0 = static_cast<S>(s.r0), r1 = static_cast<S>(s.r1), angle = static_cast<S>(s.angle);
+        const S r0 = scalar_of<S>(s.r0, "quadrant_shape::r0"), r1 = scalar_of<S>(s.r1, "quadrant_shape::r1"),
+                angle = scalar_of<S>(s.angle, "quadrant_shape::angle");
         switch (kind) {
           case QUADRANT_SHAPE_RING: run(quadrant::Ring<S>{v2(s.a), r0, r1}); return;
           case QUADRANT_SHAPE_ELLIPSE: run(quadrant::Ellipse<S>{v2(s.a), {r0, r1}, angle}); return;
@@ -183,13 +202,11 @@ void with_shape(const quadrant_shape& s, Run&& run) {
 template <int D, class S>
 quadrant::Config<D, S> config_of(const quadrant_config& c) {
   quadrant::Config<D, S> cc;
-  for (int i = 0; i < D; ++i) {
-    cc.world.min[i] = static_cast<S>(c.world_min[i]);
-    cc.world.max[i] = static_cast<S>(c.world_max[i]);
-  }
+  cc.world = quadrant::Box<D, S>{vec_of<D, S>(c.world_min, "quadrant_config::world_min"),
+                                 vec_of<D, S>(c.world_max, "quadrant_config::world_max")};
   cc.max_depth = c.max_depth;
   cc.split_threshold = c.split_threshold;
-  cc.min_node_size = static_cast<S>(c.min_node_size);
+  cc.min_node_size = scalar_of<S>(c.min_node_size, "quadrant_config::min_node_size");
   switch (as_int(c.placement)) {
     case QUADRANT_LOOSE: cc.placement = quadrant::Placement::Loose; break;
     case QUADRANT_PARENT: cc.placement = quadrant::Placement::Parent; break;

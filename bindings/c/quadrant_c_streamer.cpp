@@ -41,6 +41,7 @@ struct StreamerC final : quadrant_streamer {
   quadrant::Streamer<S> streamer;
   std::vector<quadrant::StreamingSource<S>> sources;  // reused by every update
   std::vector<quadrant_stream_load> loads;            // the last update's loads, as C values
+  std::vector<quadrant_stream_load> spare_loads;      // the next update's, until it succeeds
 
   void add(std::uint64_t id, const double* min, const double* max) override {
     streamer.add(id, box_of<3, S>(min, max));
@@ -63,14 +64,18 @@ struct StreamerC final : quadrant_streamer {
       quadrant::StreamingSource<S> s;
       if (c.has_frustum != 0) s.frustum = frustum_of<S>(c.matrix, c.matrix_row_major, c.clip_zero_to_one);
       s.position = vec_of<3, S>(c.position, "position");
-      s.prefetch_radius = static_cast<S>(c.prefetch_radius);
+      s.prefetch_radius = scalar_of<S>(c.prefetch_radius, "streamer: update: prefetch_radius");
       sources.push_back(s);
     }
-    loads.reserve(streamer.config().max_loads_per_update < streamer.size() ? streamer.config().max_loads_per_update
-                                                                           : streamer.size());
+    // The new loads go to the spare array, handed out only once the update succeeded: a refused update leaves the
+    // previous update's arrays as they were.
+    spare_loads.clear();
+    spare_loads.reserve(streamer.config().max_loads_per_update < streamer.size()
+                            ? streamer.config().max_loads_per_update
+                            : streamer.size());
     const quadrant::StreamUpdate<S>& u = streamer.update(std::span<const quadrant::StreamingSource<S>>(sources));
-    loads.clear();
-    for (const auto& l : u.loads) loads.push_back(quadrant_stream_load{l.id, static_cast<double>(l.distance)});
+    for (const auto& l : u.loads) spare_loads.push_back(quadrant_stream_load{l.id, static_cast<double>(l.distance)});
+    loads.swap(spare_loads);
     const quadrant::StreamStats& st = u.stats;
     return quadrant_stream_update{loads.data(),
                                   loads.size(),
@@ -96,7 +101,7 @@ template <class S>
 quadrant_streamer* make_streamer(const quadrant_streamer_config& c) {
   quadrant::StreamerConfig<S> sc;
   sc.tree = config_of<3, S>(c.tree);
-  sc.unload_margin = static_cast<S>(c.unload_margin);
+  sc.unload_margin = scalar_of<S>(c.unload_margin, "quadrant_streamer_config::unload_margin");
   sc.max_loads_per_update = c.max_loads_per_update;
   sc.max_loads_in_flight = c.max_loads_in_flight;
   return new StreamerC<S>(sc);

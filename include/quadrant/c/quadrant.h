@@ -10,19 +10,31 @@
  * matching quadrant_*_destroy; nothing else allocates memory the caller must free. Arrays the caller passes are
  * read during the call only; output arrays are filled up to the capacity given, and the count says how many
  * results there were (call again with a larger array when it exceeds the capacity). The arrays a tick or an update
- * hands out belong to their world or streamer and stay valid until its next tick or update (or destroy).
+ * hands out belong to their world or streamer and stay valid until its next successful tick or update (or
+ * destroy): a refused call leaves them as they were.
  *
  * Handles: a quadrant_handle names one object of one tree; 0 names nothing. A handle goes stale when its object is
- * erased or the tree cleared: calls given it fail with QUADRANT_INVALID_ARGUMENT (quadrant_tree_contains answers
- * 0). Values are 64-bit user data (an id, an index, a pointer cast to an integer), stored as given.
+ * erased or the tree cleared; a handle of another tree is foreign. Calls given a stale or foreign handle fail with
+ * QUADRANT_INVALID_ARGUMENT (quadrant_tree_contains answers 0). The low 32 bits are the object's slot + 1; the high
+ * ones its slot's generation plus a key of the tree's (docs/reliability.md says how far the foreign check reaches).
+ * Values are 64-bit user data (an id, an index, a pointer cast to an integer), stored as given.
  *
- * Coordinates are doubles across the API. A float tree (QUADRANT_FLOAT) rounds them to the nearest float when it
- * stores or queries them; its results are those of the C++ Tree<D, T, float> given the rounded values.
+ * Coordinates are doubles across the API. A float tree, world or streamer (QUADRANT_FLOAT) rounds them to the
+ * nearest float when it stores or queries them; its results are those of the C++ types over float given the
+ * rounded values. A finite value beyond the float range (magnitude above 3.4028235e38: a coordinate, a radius,
+ * a max_distance, a matrix entry) has no float: it fails with QUADRANT_INVALID_ARGUMENT naming it. Infinity keeps
+ * its meaning where it has one (max_distance: no limit).
+ *
+ * Callbacks: a callback may not mutate the tree it was called from (quadrant_tree_set_value included): that call
+ * fails with QUADRANT_LOGIC_ERROR and changes nothing. It may query the tree again. quadrant_tree_destroy from a
+ * callback of the same tree frees it when the walk returns. A callback must return to the library: leaving it by
+ * longjmp or by a C++ or foreign exception skips the library's C++ frames, which is undefined behaviour. A binding
+ * for a language whose errors unwind (Lua's error, C# and JavaScript exceptions) catches them inside the callback,
+ * returns 0 to stop the walk and raises them once the call has returned (the Lua, C# and JavaScript bindings do).
  *
  * Threads: const calls (queries, pairs, ray casts, nearest, stats, validate; for worlds and streamers the calls
  * taking a const pointer) may run on one object from several threads at once; a mutating call needs the object to
- * itself. quadrant_last_error() is per thread. A callback may
- * not mutate the tree it was called from: that call fails with QUADRANT_LOGIC_ERROR and changes nothing.
+ * itself. quadrant_last_error() is per thread.
  */
 #ifndef QUADRANT_C_QUADRANT_H
 #define QUADRANT_C_QUADRANT_H
@@ -116,11 +128,11 @@ typedef struct quadrant_stats {
 typedef QUADRANT_C_ENUM(quadrant_shape_kind) {
   QUADRANT_SHAPE_BOX = 0,          /**< a = min, b = max */
   QUADRANT_SHAPE_POINT = 1,        /**< a */
-  QUADRANT_SHAPE_BALL = 2,         /**< a circle (2D) or sphere (3D): a = centre, r0 = radius */
-  QUADRANT_SHAPE_RING = 3,         /**< 2D: a = centre, r0 = inner radius, r1 = outer radius */
-  QUADRANT_SHAPE_ELLIPSE = 4,      /**< 2D: a = centre, r0 and r1 = semi-axes, angle = rotation (radians, CCW) */
+  QUADRANT_SHAPE_BALL = 2,         /**< a circle (2D) or sphere (3D): a = center, r0 = radius */
+  QUADRANT_SHAPE_RING = 3,         /**< 2D: a = center, r0 = inner radius, r1 = outer radius */
+  QUADRANT_SHAPE_ELLIPSE = 4,      /**< 2D: a = center, r0 and r1 = semi-axes, angle = rotation (radians, CCW) */
   QUADRANT_SHAPE_SECTOR = 5,       /**< 2D: a = apex, b = direction, r0 = radius, angle = half angle in [0, pi] */
-  QUADRANT_SHAPE_ORIENTED_BOX = 6, /**< 2D: a = centre, r0 and r1 = half extents, angle = rotation (radians, CCW) */
+  QUADRANT_SHAPE_ORIENTED_BOX = 6, /**< 2D: a = center, r0 and r1 = half extents, angle = rotation (radians, CCW) */
   QUADRANT_SHAPE_POLYGON = 7,      /**< 2D: a convex polygon, points = x0, y0, x1, y1, ..., count = vertices */
   QUADRANT_SHAPE_SEGMENT = 8,      /**< a to b */
   QUADRANT_SHAPE_FRUSTUM = 9       /**< 3D: points = 16 numbers of a view-projection matrix, count = 16,
@@ -160,7 +172,7 @@ QUADRANT_C_API const char* quadrant_last_error(void);
 /* The helpers read `dims` values from each array (2 or 3). */
 QUADRANT_C_API quadrant_shape quadrant_shape_box(int dims, const double* min, const double* max);
 QUADRANT_C_API quadrant_shape quadrant_shape_point(int dims, const double* p);
-QUADRANT_C_API quadrant_shape quadrant_shape_ball(int dims, const double* centre, double radius);
+QUADRANT_C_API quadrant_shape quadrant_shape_ball(int dims, const double* center, double radius);
 QUADRANT_C_API quadrant_shape quadrant_shape_ring(double x, double y, double inner, double outer);
 QUADRANT_C_API quadrant_shape quadrant_shape_ellipse(double x, double y, double rx, double ry, double angle);
 QUADRANT_C_API quadrant_shape quadrant_shape_sector(double x, double y, double dx, double dy, double radius,
@@ -176,7 +188,9 @@ QUADRANT_C_API quadrant_shape quadrant_shape_frustum(const double* matrix16, int
 QUADRANT_C_API void quadrant_config_init(quadrant_config* config, int dims, quadrant_scalar scalar);
 /** Creates an empty tree; *out receives it (NULL on error). INVALID_ARGUMENT names the first bad field. */
 QUADRANT_C_API quadrant_status quadrant_tree_create(const quadrant_config* config, quadrant_tree** out);
-/** Frees a tree and everything it holds; NULL is ignored. Handles of it must not be used afterwards. */
+/** Frees a tree and everything it holds; NULL is ignored. Handles of it must not be used afterwards. Called from
+ * inside one of the tree's own callbacks, it frees the tree when that walk returns (the tree must not be used
+ * after the walk). */
 QUADRANT_C_API void quadrant_tree_destroy(quadrant_tree* tree);
 /** The config the tree was created with. */
 QUADRANT_C_API quadrant_status quadrant_tree_config(const quadrant_tree* tree, quadrant_config* out);
@@ -483,7 +497,7 @@ typedef struct quadrant_stream_source {
   int matrix_row_major;    /**< 0 (OpenGL/glm) or 1 */
   int clip_zero_to_one;    /**< 0 (OpenGL) or 1 (Direct3D, Vulkan, Metal) */
   double matrix[16];
-  double position[3];      /**< the prefetch centre and the priority origin */
+  double position[3];      /**< the prefetch center and the priority origin */
   double prefetch_radius;  /**< finite, >= 0 (0: only the boxes holding the position) */
 } quadrant_stream_source;
 

@@ -35,14 +35,20 @@ class WalkScope {
   ActiveWalk self_;
 };
 
+// True when this thread is inside a walk of `tree` (in one of its callbacks).
+inline bool inside_walk(const void* tree) noexcept {
+  for (const ActiveWalk* w = active_walks; w != nullptr; w = w->outer)
+    if (w->tree == tree) return true;
+  return false;
+}
+
 // Throws std::logic_error when this thread is inside a walk of `tree`: `what` (a member's name) would change the
 // tree under the walk.
 inline void refuse_inside_walk(const void* tree, const char* what) {
-  for (const ActiveWalk* w = active_walks; w != nullptr; w = w->outer)
-    if (w->tree == tree)
-      throw std::logic_error(std::string("quadrant: ") + what +
-                             ": called from inside a walk of the same tree (a query, pair, ray, nearest or node "
-                             "callback); collect the change and apply it after the walk returns");
+  if (inside_walk(tree))
+    throw std::logic_error(std::string("quadrant: ") + what +
+                           ": called from inside a walk of the same tree (a query, pair, ray, nearest or node "
+                           "callback); collect the change and apply it after the walk returns");
 }
 
 }  // namespace quadrant::detail
