@@ -26,6 +26,7 @@ typedef struct {
   quadrant_handle* handles;
   uint64_t* keys;
   size_t capacity;
+  int delivering; /* query functions running now: a nested query gets its own scratch, destroy is refused */
 } LTree;
 
 /* ---- helpers ---- */
@@ -98,12 +99,22 @@ static void push_values(lua_State* L, int tree_at) { lua_getiuservalue(L, tree_a
 
 static quadrant_handle check_handle(lua_State* L, int at) { return (quadrant_handle)luaL_checkinteger(L, at); }
 
-/* Runs the query into the tree's scratch, growing it until everything fits; returns the count. */
-static size_t run_query(lua_State* L, LTree* t, const quadrant_shape* shape, uint32_t layers) {
+/* Runs the query into the tree's scratch, growing it until everything fits; returns the count. Inside a query
+ * function of the same tree (t->delivering), whose loop still reads the scratch, the results go to a buffer of
+ * their own instead, left on the stack (freed by the GC, also when a Lua error ends the query). */
+static size_t run_query(lua_State* L, LTree* t, const quadrant_shape* shape, uint32_t layers,
+                        quadrant_handle** handles, uint64_t** keys) {
   size_t count = 0;
+  if (t->delivering > 0) {
+    raise_status(L, quadrant_tree_query_into(t->tree, shape, layers, NULL, NULL, 0, &count));
+    *handles = (quadrant_handle*)lua_newuserdatauv(L, (count > 0 ? count : 1) * sizeof **handles, 0);
+    *keys = (uint64_t*)lua_newuserdatauv(L, (count > 0 ? count : 1) * sizeof **keys, 0);
+    raise_status(L, quadrant_tree_query_into(t->tree, shape, layers, *handles, *keys, count, &count));
+    return count;
+  }
   for (;;) {
     raise_status(L, quadrant_tree_query_into(t->tree, shape, layers, t->handles, t->keys, t->capacity, &count));
-    if (count <= t->capacity) return count;
+    if (count <= t->capacity) break;
     {
       const size_t want = count * 2;
       quadrant_handle* h = (quadrant_handle*)realloc(t->handles, want * sizeof *h);
@@ -116,32 +127,43 @@ static size_t run_query(lua_State* L, LTree* t, const quadrant_shape* shape, uin
       t->capacity = want;
     }
   }
+  *handles = t->handles;
+  *keys = t->keys;
+  return count;
 }
 
 /* The results of the query just run: an array of values, or, with a function at fn_at, fn(value, handle) for each
- * (stopping when it returns false); returns the number of Lua results. */
-static int deliver(lua_State* L, LTree* t, size_t count, int fn_at) {
+ * (stopping when it returns false); returns the number of Lua results. Each call is protected, so that an error in
+ * fn (raised again here) cannot leave the tree marked as delivering; a yield from fn is refused by Lua ("attempt
+ * to yield across a C-call boundary"). */
+static int deliver(lua_State* L, LTree* t, size_t count, int fn_at, const quadrant_handle* handles,
+                   const uint64_t* keys) {
   size_t i;
   push_values(L, 1);
   if (fn_at != 0) {
+    ++t->delivering;
     for (i = 0; i < count; ++i) {
       lua_pushvalue(L, fn_at);
-      lua_geti(L, -2, (lua_Integer)t->keys[i]);
-      lua_pushinteger(L, (lua_Integer)t->handles[i]);
-      lua_call(L, 2, 1);
+      lua_geti(L, -2, (lua_Integer)keys[i]);
+      lua_pushinteger(L, (lua_Integer)handles[i]);
+      if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
+        --t->delivering;
+        return lua_error(L);
+      }
       if (lua_isboolean(L, -1) && !lua_toboolean(L, -1)) {
         lua_pop(L, 1);
         break;
       }
       lua_pop(L, 1);
     }
+    --t->delivering;
     lua_pop(L, 1);
     lua_pushinteger(L, (lua_Integer)count);
     return 1;
   }
   lua_createtable(L, (int)count, 0);
   for (i = 0; i < count; ++i) {
-    lua_geti(L, -2, (lua_Integer)t->keys[i]);
+    lua_geti(L, -2, (lua_Integer)keys[i]);
     lua_seti(L, -2, (lua_Integer)(i + 1));
   }
   return 1;
@@ -160,8 +182,10 @@ static int query_tail(lua_State* L, int from, uint32_t* layers) {
 static int finish_query(lua_State* L, LTree* t, const quadrant_shape* shape, int tail) {
   uint32_t layers;
   const int fn = query_tail(L, tail, &layers);
-  const size_t count = run_query(L, t, shape, layers);
-  return deliver(L, t, count, fn);
+  quadrant_handle* handles;
+  uint64_t* keys;
+  const size_t count = run_query(L, t, shape, layers, &handles, &keys);
+  return deliver(L, t, count, fn, handles, keys);
 }
 
 /* ---- the module ---- */
@@ -239,6 +263,10 @@ static int l_new(lua_State* L) {
 
 static int l_destroy(lua_State* L) {
   LTree* t = (LTree*)luaL_checkudata(L, 1, TREE_META);
+  /* The query function's loop still reads the tree's scratch and values. */
+  if (t->delivering > 0)
+    return luaL_error(L, "quadrant: destroy: called from inside a query function of the same tree; destroy it "
+                         "once the query has returned");
   quadrant_tree_destroy(t->tree);
   t->tree = NULL;
   free(t->handles);
@@ -400,13 +428,15 @@ static int l_query_polygon(lua_State* L) {
   size_t count;
   uint32_t layers;
   int fn;
+  quadrant_handle* handles;
+  uint64_t* keys;
   if (n % 2 != 0) return luaL_error(L, "quadrant: a polygon needs x, y pairs (%d numbers given)", (int)n);
   fn = query_tail(L, 3, &layers); /* before the buffer goes on the stack */
   xy = (double*)lua_newuserdatauv(L, (size_t)(n > 0 ? n : 1) * sizeof(double), 0); /* freed by the GC */
   read_numbers(L, 2, xy, (int)n, "a polygon");
   s = quadrant_shape_polygon(xy, (size_t)(n / 2));
-  count = run_query(L, t, &s, layers);
-  return deliver(L, t, count, fn);
+  count = run_query(L, t, &s, layers, &handles, &keys);
+  return deliver(L, t, count, fn, handles, keys);
 }
 
 /* query_segment(a, b): points as arrays */
@@ -459,7 +489,7 @@ static int l_pairs(lua_State* L) {
 static int l_nearest(lua_State* L) {
   LTree* t = check_tree(L, 1);
   double p[3];
-  const lua_Integer k = luaL_checkinteger(L, 3);
+  lua_Integer k = luaL_checkinteger(L, 3);
   const double max_distance = (double)luaL_optnumber(L, 4, HUGE_VAL);
   const uint32_t layers = opt_layers(L, 5);
   quadrant_handle* hs;
@@ -467,6 +497,8 @@ static int l_nearest(lua_State* L) {
   size_t count = 0, i;
   read_numbers(L, 2, p, t->dims, "a point");
   if (k < 0) return luaL_error(L, "quadrant: nearest: k is negative");
+  /* No more results than objects: the buffers are sized by what the tree holds, not by what was asked. */
+  if ((size_t)k > quadrant_tree_size(t->tree)) k = (lua_Integer)quadrant_tree_size(t->tree);
   hs = (quadrant_handle*)lua_newuserdatauv(L, (size_t)(k > 0 ? k : 1) * sizeof *hs, 0);
   dist = (double*)lua_newuserdatauv(L, (size_t)(k > 0 ? k : 1) * sizeof *dist, 0);
   raise_status(L, quadrant_tree_nearest(t->tree, p, (size_t)k, max_distance, layers, hs, dist, &count));

@@ -353,6 +353,71 @@ end
 check_aoi("double")
 check_aoi("float")
 
+-- Abuse: another tree's handle, a Lua error or a yield inside a query function, destroy from inside one, nested
+-- queries, a huge k. Each is refused with a Lua error or works as documented, and the tree stays usable.
+do
+  local function raises(pattern, f, ...)
+    local ok, message = pcall(f, ...)
+    check(not ok and tostring(message):find(pattern, 1, true), "abuse: raises '" .. pattern .. "': " .. tostring(message))
+  end
+  local a = quadrant.new{world = {0, 0, 100, 100}}
+  local b = quadrant.new{world = {0, 0, 100, 100}}
+  local ha = a:insert({1, 1, 2, 2}, "a1")
+  local hb = b:insert({1, 1, 2, 2}, "b1")
+  check(not b:contains(ha) and not a:contains(hb), "abuse: a tree does not contain another's handle")
+  raises("stale or foreign", b.erase, b, ha)
+  raises("stale or foreign", b.move, b, ha, {3, 3, 4, 4})
+  raises("stale or foreign", b.value, b, ha)
+  raises("stale or foreign", b.bounds, b, ha)
+  raises("stale or foreign", b.set_layers, b, ha, 1)
+  check(#b == 1 and b:value(hb) == "b1" and a:value(ha) == "a1", "abuse: foreign handles changed nothing")
+
+  for i = 2, 20 do a:insert({i * 4, i * 4, i * 4 + 1, i * 4 + 1}, "a" .. i) end
+  local everything = {0, 0, 100, 100}
+  -- An error inside the function reaches the caller; the tree can then be queried, changed and destroyed.
+  local ok, message = pcall(a.query_box, a, everything, function() error("boom from the callback") end)
+  check(not ok and tostring(message):find("boom from the callback", 1, true), "abuse: the callback's error: " .. tostring(message))
+  local h = a:insert({50, 50, 51, 51}, "after the error")
+  a:erase(h)
+  check(#a:query_box(everything) == 20, "abuse: the tree answers after an error in a callback")
+  -- A yield from the function is refused cleanly.
+  local co = coroutine.create(function() return a:query_box(everything, function() coroutine.yield(1) end) end)
+  local resumed, why = coroutine.resume(co)
+  check(not resumed and tostring(why):find("yield", 1, true), "abuse: a yield across the callback is refused: " .. tostring(why))
+  check(#a:query_box(everything) == 20, "abuse: the tree answers after a refused yield")
+  -- Nested queries: each gets its own results.
+  local outer, inner_total, inner_fn_total = 0, 0, 0
+  a:query_box(everything, function()
+    outer = outer + 1
+    inner_total = inner_total + #a:query_box({0, 0, 10, 10})
+    inner_fn_total = inner_fn_total + a:query_box({60, 60, 100, 100}, function() end)
+    return true
+  end)
+  local got = {}
+  a:query_box(everything, function(v)
+    a:query_box({70, 70, 100, 100}, function() end)
+    got[#got + 1] = v
+  end)
+  check(outer == 20 and same_set(got, a:query_box(everything)), "abuse: a nested query leaves the outer results alone")
+  check(inner_total == 20 * #a:query_box({0, 0, 10, 10}) and inner_fn_total == 20 * #a:query_box({60, 60, 100, 100}),
+        "abuse: nested queries see their own results")
+  -- Destroy from inside a query function is refused; the outer query goes on; destroy works afterwards.
+  local delivered = 0
+  a:query_box(everything, function()
+    delivered = delivered + 1
+    if delivered == 1 then raises("inside a query function", a.destroy, a) end
+  end)
+  check(delivered == 20 and #a == 20, "abuse: destroy inside the callback was refused and the query went on")
+  -- k far beyond the object count: no buffer sized by k.
+  local values, distances = a:nearest({0, 0}, math.maxinteger)
+  check(#values == 20 and #distances == 20, "abuse: nearest with a huge k answers every object")
+  values = a:nearest({0, 0}, (1 << 61) + 1)
+  check(#values == 20, "abuse: nearest with k = 2^61 + 1")
+  a:destroy()
+  raises("destroyed", a.size, a)
+  b:destroy()
+end
+
 if failures > 0 then
   io.stderr:write(failures .. " checks failed\n")
   os.exit(1)
