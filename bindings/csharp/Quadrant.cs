@@ -8,6 +8,7 @@
 // may be used from different threads. Queries fill lists the caller passes, so a warm query allocates nothing.
 using System;
 using System.Collections.Generic;
+using System.Runtime.ExceptionServices;
 using System.Runtime.InteropServices;
 
 namespace Quadrant
@@ -337,25 +338,60 @@ namespace Quadrant
         public int Pairs(List<KeyValuePair<T, T>> results, uint layers = AllLayers)
         {
             if (results == null) throw new ArgumentNullException("results");
-            if (pairSink == null) pairSink = new PairSink(this);
-            pairSink.Results = results;
-            pairSink.Count = 0;
-            GCHandle self = GCHandle.Alloc(pairSink);
-            try { Native.Check(Native.quadrant_tree_pairs(Ptr, layers, Native.PairThunk, GCHandle.ToIntPtr(self))); }
-            finally { self.Free(); pairSink.Results = null; }
-            return pairSink.Count;
+            return RunPairs(results, null, layers);
+        }
+
+        /// <summary>Calls fn(a, b) for every pair of objects in `layers` whose boxes overlap, once each, from inside
+        /// the native walk (no list); fn returning false stops. Returns how many pairs fn saw. fn may query the tree
+        /// but not change it (that throws InvalidOperationException). An exception thrown by fn stops the walk and
+        /// is rethrown from here, with its stack trace, once the native call has returned: it never unwinds through
+        /// native code.</summary>
+        public int ForEachPair(Func<T, T, bool> fn, uint layers = AllLayers)
+        {
+            if (fn == null) throw new ArgumentNullException("fn");
+            return RunPairs(null, fn, layers);
+        }
+
+        int RunPairs(List<KeyValuePair<T, T>> results, Func<T, T, bool> fn, uint layers)
+        {
+            IntPtr t = Ptr;
+            // A walk from inside another's callback gets a sink of its own.
+            PairSink sink = pairSink != null && !pairSink.Busy ? pairSink : new PairSink(this);
+            if (pairSink == null) pairSink = sink;
+            sink.Results = results;
+            sink.Fn = fn;
+            sink.Count = 0;
+            sink.Error = null;
+            sink.Busy = true;
+            GCHandle self = GCHandle.Alloc(sink);
+            Native.Status status;
+            try { status = Native.quadrant_tree_pairs(t, layers, Native.PairThunk, GCHandle.ToIntPtr(self)); }
+            finally { self.Free(); sink.Results = null; sink.Fn = null; sink.Busy = false; }
+            if (sink.Error != null)
+            {
+                ExceptionDispatchInfo error = sink.Error;
+                sink.Error = null;
+                error.Throw();
+            }
+            Native.Check(status);
+            return sink.Count;
         }
         PairSink pairSink;
         sealed class PairSink : Native.IPairSink
         {
             readonly SpatialTree<T> tree;
             public List<KeyValuePair<T, T>> Results;
+            public Func<T, T, bool> Fn;
             public int Count;
+            public bool Busy;
+            public ExceptionDispatchInfo Error { get; set; }
             public PairSink(SpatialTree<T> tree) { this.tree = tree; }
-            public void Pair(ulong a, ulong va, ulong b, ulong vb)
+            public bool Pair(ulong a, ulong va, ulong b, ulong vb)
             {
-                Results.Add(new KeyValuePair<T, T>(tree.values[(int)va], tree.values[(int)vb]));
                 ++Count;
+                if (Fn != null) return Fn(tree.values[(int)va], tree.values[(int)vb]);
+                Results.Add(new KeyValuePair<T, T>(tree.values[(int)va], tree.values[(int)vb]));
+                return true;
             }
         }
 
@@ -364,6 +400,8 @@ namespace Quadrant
         internal int NearestTo(double[] p, int k, List<T> results, List<double> distances, double maxDistance, uint layers)
         {
             if (k < 0) throw new ArgumentException("quadrant: nearest: k is negative");
+            // No more results than objects: the buffers are sized by what the tree holds, not by what was asked.
+            if (k > Count) k = Count;
             if (handleBuffer.Length < k) { handleBuffer = new ulong[k]; valueBuffer = new ulong[k]; }
             if (distanceBuffer.Length < k) distanceBuffer = new double[k];
             UIntPtr count;
@@ -658,15 +696,22 @@ namespace Quadrant
         }
 
         // Pairs come back through one static callback (no delegate per call); `user` is a GCHandle to the sink.
-        internal interface IPairSink { void Pair(ulong a, ulong va, ulong b, ulong vb); }
+        // An exception must not unwind through the native walk (its C++ frames would be skipped: undefined behaviour
+        // under mono and IL2CPP): the thunk catches it, keeps it in the sink, stops the walk, and the caller rethrows.
+        internal interface IPairSink
+        {
+            bool Pair(ulong a, ulong va, ulong b, ulong vb);
+            ExceptionDispatchInfo Error { get; set; }
+        }
         [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
         internal delegate int PairFn(IntPtr user, ulong a, ulong va, ulong b, ulong vb);
         internal static readonly PairFn PairThunk = OnPair;
         [MonoPInvokeCallback(typeof(PairFn))]
         static int OnPair(IntPtr user, ulong a, ulong va, ulong b, ulong vb)
         {
-            ((IPairSink)GCHandle.FromIntPtr(user).Target).Pair(a, va, b, vb);
-            return 1;
+            IPairSink sink = (IPairSink)GCHandle.FromIntPtr(user).Target;
+            try { return sink.Pair(a, va, b, vb) ? 1 : 0; }
+            catch (Exception e) { sink.Error = ExceptionDispatchInfo.Capture(e); return 0; }
         }
 
         [DllImport(Lib)] internal static extern IntPtr quadrant_version();

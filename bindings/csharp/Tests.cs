@@ -286,6 +286,61 @@ static class Tests
         tree.Dispose();
     }
 
+
+    // Abuse: another tree's handle, an exception or a mutation inside a pair callback, nested walks, a huge k.
+    // Each is refused with an exception or works as documented, and the tree stays usable.
+    static void Abuse()
+    {
+        var world = new Box2(0, 0, 100, 100);
+        var a = new QuadTree<string>(world);
+        var b = new QuadTree<string>(world);
+        Handle ha = a.Insert(new Box2(1, 1, 2, 2), "a0");
+        Handle hb = b.Insert(new Box2(1, 1, 2, 2), "b0");
+        Check(!b.Contains(ha) && !a.Contains(hb), "a tree does not contain another's handle");
+        Raises<ArgumentException>("stale or foreign", () => b.Erase(ha));
+        Raises<ArgumentException>("stale or foreign", () => b.Move(ha, new Box2(3, 3, 4, 4)));
+        Raises<ArgumentException>("stale or foreign", () => b.Bounds(ha));
+        Raises<ArgumentException>("stale or foreign", () => b.SetLayers(ha, 1));
+        Raises<ArgumentException>("stale or foreign", () => b.Value(ha));
+        Check(b.Count == 1 && b.Value(hb) == "b0" && a.Value(ha) == "a0", "foreign handles changed nothing");
+
+        // Ten boxes in a row, each overlapping the next: nine pairs.
+        for (int i = 1; i < 10; ++i) a.Insert(new Box2(1 + i, 1 + i, 2 + i, 2 + i), "a" + i);
+        var boom = new InvalidOperationException("boom from the callback");
+        int seen = 0;
+        try
+        {
+            a.ForEachPair((x, y) => { if (++seen == 3) throw boom; return true; });
+            Check(false, "the callback's exception reaches the caller");
+        }
+        catch (InvalidOperationException e) { Check(ReferenceEquals(e, boom) && seen == 3, "the same exception, and the walk stopped"); }
+        Check(a.ForEachPair((x, y) => true) == 9, "every pair after an exception in a callback");
+        a.Validate();
+        Handle extra = a.Insert(new Box2(90, 90, 91, 91), "extra");
+        a.Erase(extra);
+
+        // A mutation from the callback is refused (an InvalidOperationException raised in the callback, rethrown).
+        Raises<InvalidOperationException>("inside a walk", () => a.ForEachPair((x, y) => { a.Insert(new Box2(5, 5, 6, 6), "no"); return true; }));
+        Check(a.Count == 10, "the refused insert changed nothing");
+
+        // Nested walks: each gets its own results.
+        int outer = 0, inner = 0;
+        var list = new List<KeyValuePair<string, string>>();
+        a.ForEachPair((x, y) => { ++outer; list.Clear(); inner += a.Pairs(list); return true; });
+        Check(outer == 9 && inner == 81, "nested pair walks: " + outer + " outer, " + inner + " inner");
+        var hits = new List<string>();
+        Check(a.ForEachPair((x, y) => { hits.Clear(); return a.Query(Shape.Box(new Box2(0, 0, 100, 100)), hits) == 10; }) == 9, "a query inside a pair callback");
+
+        // k far beyond the object count: no buffer sized by k.
+        var near = new List<string>();
+        var distances = new List<double>();
+        Check(a.Nearest(0, 0, int.MaxValue, near, distances) == 10 && near.Count == 10 && distances.Count == 10, "nearest with k = int.MaxValue");
+        Check(near[0] == "a0", "nearest first");
+        a.Dispose();
+        b.Dispose();
+        Raises<ObjectDisposedException>("quadrant", () => a.Insert(new Box2(1, 1, 2, 2), "x"));
+    }
+
     static int Main()
     {
         Console.WriteLine("quadrant " + Library.Version + " from C#: the MMO article's scene against brute force");
@@ -296,6 +351,7 @@ static class Tests
         Aoi(Scalar.Double);
         Aoi(Scalar.Float);
         BadInput();
+        Abuse();
         NoAllocation();
         if (failures > 0)
         {
