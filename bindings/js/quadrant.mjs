@@ -163,14 +163,20 @@ function bind(M) {
 
   // Scratch buffers, each its own allocation so that growing one moves no other. Views of the memory are read
   // afresh after every call into the module: the memory may grow (and replace them) during any call.
+  // A buffer is replaced only once its successor is allocated: a failed growth keeps the old one (and the pointer
+  // to it) valid. No scratch reaches 2^31 bytes, where the module's 32-bit sizes would wrap.
   const buffers = new Map();
+  const SCRATCH_LIMIT = 0x7fffffff;
   function buf(name, bytes) {
     let b = buffers.get(name);
     if (b === undefined || b.bytes < bytes) {
-      if (b !== undefined) M._free(b.ptr);
-      const size = Math.max(bytes, b === undefined ? 64 : b.bytes * 2, 64);
+      if (!(bytes < SCRATCH_LIMIT)) {
+        throw new QuadrantError(`quadrant: out of memory (a scratch of ${bytes} bytes: 2^31 or more)`, 'out_of_memory');
+      }
+      const size = Math.min(Math.max(bytes, b === undefined ? 64 : b.bytes * 2, 64), SCRATCH_LIMIT - 7);
       const ptr = M._malloc(size);
       if (ptr === 0) throw new QuadrantError('quadrant: out of memory (scratch)', 'out_of_memory');
+      if (b !== undefined) M._free(b.ptr);
       b = { ptr, bytes: size };
       buffers.set(name, b);
     }
@@ -608,14 +614,16 @@ function bind(M) {
         M.HEAPF64[(p >>> 3) + i] = args[i];
         M.HEAPF64[(p >>> 3) + 4 + i] = args[d + i];
       }
-      // Without a limit: ask for room for every hit; a full buffer may mean more, so grow and ask again.
-      let cap = limit === Infinity ? this._cap : Math.min(limit, 0x3fffffff);
+      // No more hits than objects: the buffers are sized by what the tree holds, not by the limit asked for.
+      // Without a limit: ask for room for some hits; a full buffer may mean more, so grow and ask again.
+      const most = M._quadrant_tree_size(t);
+      let cap = Math.min(limit === Infinity ? this._cap : limit, most);
       for (;;) {
         const hs = buf('out', cap * 8 + 8), ts = buf('ts', cap * 8 + 8), cnt = small();
         check(M._quadrant_tree_raycast_into(t, p, p + 32, l, hs, 0, ts, cap, cnt));
         const n = u32(cnt);
-        if (n === cap && limit === Infinity && n > 0) {
-          cap *= 4;
+        if (n === cap && cap < most && limit === Infinity) {
+          cap = Math.min(cap * 4, most);
           continue;
         }
         const out = new Array(n);
@@ -630,6 +638,8 @@ function bind(M) {
       const t = this._live(what), d = this._dims;
       knownKeys(options, ['layers', 'maxDistance'], what);
       if (!Number.isInteger(k) || k < 0) throw invalid(`${what}: k must be an integer >= 0 (got ${k})`);
+      // No more results than objects: the buffers are sized by what the tree holds, not by what was asked.
+      k = Math.min(k, M._quadrant_tree_size(t));
       const p = buf('ray', 64), hs = buf('out', k * 8 + 8), ds = buf('ts', k * 8 + 8), cnt = small();
       for (let i = 0; i < d; ++i) M.HEAPF64[(p >>> 3) + i] = point[i];
       check(M._quadrant_tree_nearest(t, p, k, options.maxDistance ?? Infinity, layers32(options.layers, what), hs, ds, cnt));

@@ -120,3 +120,38 @@ test('layer masks: -1 and ~0 are every layer; a query in no layer finds nothing'
   refused(() => tree.setLayers(h, 0), /layer mask is 0/);
   tree.dispose();
 });
+
+test('k and limit beyond the object count answer every object and corrupt nothing', () => {
+  const { tree } = scene();
+  for (const k of [2 ** 28, 2 ** 31, 2 ** 32, Number.MAX_SAFE_INTEGER]) {
+    const near = tree.nearest(0, 0, k);
+    assert.equal(near.length, 50, `nearest k = ${k}`);
+    assert.equal(near[0].value, 'v0');
+  }
+  for (const limit of [2 ** 29, 2 ** 32, Number.MAX_SAFE_INTEGER]) {
+    assert.equal(tree.raycast(0, 0, 100, 100, { limit }).length, 50, `raycast limit = ${limit}`);
+  }
+  tree.validate();
+  // A tree built afterwards answers whole.
+  const fresh = new q.QuadTree({ world: [0, 0, 100, 100] });
+  const boxes = new Float64Array(2000 * 4);
+  for (let i = 0; i < 2000; ++i) boxes.set([i % 97, i % 89, (i % 97) + 1, (i % 89) + 1], 4 * i);
+  fresh.assign(boxes, Array.from({ length: 2000 }, (_, i) => i));
+  assert.equal(fresh.query(Shape.box(0, 0, 100, 100)).length, 2000);
+  fresh.validate();
+});
+
+test('a handle of another tree is refused', () => {
+  const a = new q.QuadTree({ world: [0, 0, 100, 100] });
+  const b = new q.QuadTree({ world: [0, 0, 100, 100] });
+  const ha = a.insert(1, 1, 2, 2, 'a');
+  const hb = b.insert(1, 1, 2, 2, 'b');
+  assert.equal(b.contains(ha), false);
+  assert.equal(a.contains(hb), false);
+  refused(() => b.erase(ha), /stale or foreign/);
+  refused(() => b.move(ha, 3, 3, 4, 4), /stale or foreign/);
+  refused(() => b.value(ha), /stale or foreign/);
+  assert.equal(b.size, 1);
+  assert.equal(b.value(hb), 'b');
+  assert.equal(a.value(ha), 'a');
+});
