@@ -176,13 +176,15 @@ void with_shape(const quadrant_shape& s, Run&& run) {
       static constexpr const char* kNames[] = {"ring", "ellipse", "sector", "oriented box", "polygon"};
       two_d(kNames[kind - QUADRANT_SHAPE_RING]);
       if constexpr (D == 2) {
-        const S r0 = scalar_of<S>(s.r0, "quadrant_shape::r0"), r1 = scalar_of<S>(s.r1, "quadrant_shape::r1"),
-                angle = scalar_of<S>(s.angle, "quadrant_shape::angle");
+        // Only the fields the kind reads are converted: the others may hold anything.
+        const auto r0 = [&] { return scalar_of<S>(s.r0, "quadrant_shape::r0"); };
+        const auto r1 = [&] { return scalar_of<S>(s.r1, "quadrant_shape::r1"); };
+        const auto angle = [&] { return scalar_of<S>(s.angle, "quadrant_shape::angle"); };
         switch (kind) {
-          case QUADRANT_SHAPE_RING: run(quadrant::Ring<S>{v2(s.a), r0, r1}); return;
-          case QUADRANT_SHAPE_ELLIPSE: run(quadrant::Ellipse<S>{v2(s.a), {r0, r1}, angle}); return;
-          case QUADRANT_SHAPE_SECTOR: run(quadrant::Sector<S>{v2(s.a), v2(s.b), r0, angle}); return;
-          case QUADRANT_SHAPE_ORIENTED_BOX: run(quadrant::OrientedBox<S>{v2(s.a), {r0, r1}, angle}); return;
+          case QUADRANT_SHAPE_RING: run(quadrant::Ring<S>{v2(s.a), r0(), r1()}); return;
+          case QUADRANT_SHAPE_ELLIPSE: run(quadrant::Ellipse<S>{v2(s.a), {r0(), r1()}, angle()}); return;
+          case QUADRANT_SHAPE_SECTOR: run(quadrant::Sector<S>{v2(s.a), v2(s.b), r0(), angle()}); return;
+          case QUADRANT_SHAPE_ORIENTED_BOX: run(quadrant::OrientedBox<S>{v2(s.a), {r0(), r1()}, angle()}); return;
           default: {
             if (s.points == nullptr && s.count != 0) invalid("query: the polygon's points are NULL");
             std::vector<quadrant::Vec<2, S>> outline(s.count);

@@ -256,6 +256,16 @@ static void float_range(void) {
   CHECK(quadrant_tree_nearest(f, p, 1, 3e38, ~0u, hs, dist, &count) == QUADRANT_OK && count == 1);
   CHECK(quadrant_tree_nearest(f, p, 1, INFINITY, ~0u, hs, dist, &count) == QUADRANT_OK && count == 1);
   CHECK(quadrant_tree_size(f) == 1);
+  /* Fields a kind does not read may hold anything, a value beyond float included. */
+  {
+    const double square[8] = {0, 0, 3, 0, 3, 3, 0, 3};
+    quadrant_shape ring = quadrant_shape_ring(0, 0, 0, 5), sector = quadrant_shape_sector(0, 0, 1, 1, 5, 1);
+    quadrant_shape polygon = quadrant_shape_polygon(square, 4);
+    ring.angle = 1e39, sector.r1 = 1e39, polygon.r0 = polygon.r1 = polygon.angle = 1e39;
+    CHECK(quadrant_tree_query_into(f, &ring, ~0u, hs, NULL, 1, &count) == QUADRANT_OK && count == 1);
+    CHECK(quadrant_tree_query_into(f, &sector, ~0u, hs, NULL, 1, &count) == QUADRANT_OK && count == 1);
+    CHECK(quadrant_tree_query_into(f, &polygon, ~0u, hs, NULL, 1, &count) == QUADRANT_OK && count == 1);
+  }
   /* A double tree takes them all. */
   CHECK(quadrant_tree_insert(d, lo, far, 2, ~0u, NULL) == QUADRANT_OK);
   CHECK(quadrant_tree_query_into(d, &ball, ~0u, hs, NULL, 1, &count) == QUADRANT_OK && count == 2);
