@@ -348,12 +348,15 @@ export interface Quadrant {
 export interface LoadOptions {
   /** the .wasm bytes (skips fetching or reading the file) */
   wasmBinary?: ArrayBuffer | Uint8Array;
-  /** maps 'quadrant_wasm.wasm' to the URL to fetch it from (browsers; another origin needs CORS) */
+  /** maps 'quadrant_wasm.wasm' to where the file is: in browsers and workers a URL to fetch (another origin needs
+   * CORS); under Node.js a path or file: URL to read, or an http(s) URL to fetch */
   locateFile?: (path: string, prefix: string) => string;
 }
 
-/** Loads the module: under Node.js from dist/ beside this file, in a browser fetched from beside
- * dist/quadrant_wasm.mjs. Each call makes a separate WebAssembly instance: load once and share the result (trees of
- * two loads cannot meet in pairsWith). */
+/** Loads the module. With neither option the .wasm is read (Node.js) or fetched (browsers, workers) from dist/
+ * beside the package's entry: new URL('./dist/quadrant_wasm.wasm', import.meta.url), which vite and webpack follow
+ * and emit; with esbuild, import 'quadrant-wasm/wasm' (--loader:.wasm=file) and pass its URL by locateFile
+ * (docs/web.md). Each call makes a separate WebAssembly instance: load once and share the result (trees of two
+ * loads cannot meet in pairsWith). */
 export declare function load(options?: LoadOptions): Promise<Quadrant>;
 export default load;

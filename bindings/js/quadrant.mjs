@@ -39,9 +39,10 @@ const isNode = typeof process === 'object' && process !== null && process.versio
   process.versions.node != null && typeof window === 'undefined';
 
 /**
- * Loads the WebAssembly module and returns the library bound to it. Under Node.js the .wasm file is read from
- * beside this module; in a browser it is fetched from beside dist/quadrant_wasm.mjs, unless options.wasmBinary
- * (the bytes) or options.locateFile (a function from file name to URL) says otherwise.
+ * Loads the WebAssembly module and returns the library bound to it. The .wasm is fetched from dist/ beside this
+ * module, unless options.wasmBinary (the bytes) or options.locateFile (a function from file name to URL) says
+ * otherwise. Under Node.js the package resolves to quadrant.node.mjs, which reads the file; this module imported
+ * there by its path reads it too (Node 20.16 or later).
  */
 export async function load(options = {}) {
   knownKeys(options, ['wasmBinary', 'locateFile'], 'load');
@@ -51,9 +52,21 @@ export async function load(options = {}) {
     moduleOptions.wasmBinary = options.wasmBinary;
   } else if (options.locateFile) {
     moduleOptions.locateFile = options.locateFile;
-  } else if (isNode) {
-    const { readFile } = await import('node:fs/promises');
-    moduleOptions.wasmBinary = await readFile(new URL('./dist/quadrant_wasm.wasm', import.meta.url));
+  } else {
+    // new URL('<literal>', import.meta.url) is the form bundlers (vite and webpack among them) take for an asset:
+    // they emit the file and rewrite the URL.
+    const wasm = new URL('./dist/quadrant_wasm.wasm', import.meta.url);
+    if (isNode) {
+      // Through process.getBuiltinModule, which no bundler follows into a browser bundle (unlike an import).
+      const fs = typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule('fs') : null;
+      if (fs === null) {
+        throw new QuadrantError('quadrant: load: under Node.js before 20.16 import the package (its node entry, ' +
+          'quadrant.node.mjs) or pass load({ wasmBinary })', 'logic_error');
+      }
+      moduleOptions.wasmBinary = await fs.promises.readFile(wasm);
+    } else {
+      moduleOptions.locateFile = () => wasm.href;
+    }
   }
   return bind(await createQuadrantModule(moduleOptions));
 }
