@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/// <reference lib="esnext.disposable" />
 // Types of the quadrant WebAssembly package (quadrant.mjs). Guide: docs/web.md; semantics: docs/queries.md,
 // docs/aoi.md, docs/streaming.md.
 
@@ -19,7 +20,9 @@ export type Placement = 'loose' | 'parent' | 'leaves';
 /** The scalar a tree stores coordinates in; 'float' rounds every coordinate to the nearest float. */
 export type Scalar = 'float' | 'double';
 
-/** What every failed call throws: the library's message; nothing changed. */
+/** What every failed call throws: the library's message; nothing changed. An argument of the wrong type (a string,
+ * null or an array where a number goes, an object not made by Shape where a shape goes) throws a TypeError naming
+ * it instead, before anything changes. */
 export declare class QuadrantError extends Error {
   constructor(message: string, status: QuadrantError['status']);
   readonly name: 'QuadrantError';
@@ -114,12 +117,14 @@ export interface RayHit<T> {
   t: number;
 }
 
-export interface Neighbour<T> {
+export interface Neighbor<T> {
   value: T;
   handle: Handle;
   /** from the point to the box (0 inside) */
   distance: number;
 }
+/** @deprecated The old spelling of Neighbor. */
+export type Neighbour<T> = Neighbor<T>;
 
 /** What QuadTree and Octree share. T: the value stored with each object (any JavaScript value). */
 export interface SpatialTree<T, D extends 2 | 3> {
@@ -182,6 +187,8 @@ export interface SpatialTree<T, D extends 2 | 3> {
   validate(): void;
   /** Frees the native tree; later calls throw. */
   dispose(): void;
+  /** dispose(): `using tree = new q.QuadTree(...)` frees the tree at the end of the block (TypeScript 5.2+). */
+  [Symbol.dispose](): void;
 }
 
 export interface RayOptions {
@@ -203,7 +210,7 @@ export interface QuadTree<T = unknown> extends SpatialTree<T, 2> {
   /** The objects the segment crosses, nearest first. */
   raycast(x0: number, y0: number, x1: number, y1: number, options?: RayOptions): Array<RayHit<T>>;
   /** The k objects nearest to (x, y), nearest first. */
-  nearest(x: number, y: number, k?: number, options?: NearestOptions): Array<Neighbour<T>>;
+  nearest(x: number, y: number, k?: number, options?: NearestOptions): Array<Neighbor<T>>;
   /** The leaf whose cell holds the point. */
   locate(x: number, y: number): NodeInfo;
 }
@@ -217,7 +224,7 @@ export interface Octree<T = unknown> extends SpatialTree<T, 3> {
   move(handle: Handle, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void;
   raycast(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number,
           options?: RayOptions): Array<RayHit<T>>;
-  nearest(x: number, y: number, z: number, k?: number, options?: NearestOptions): Array<Neighbour<T>>;
+  nearest(x: number, y: number, z: number, k?: number, options?: NearestOptions): Array<Neighbor<T>>;
   locate(x: number, y: number, z: number): NodeInfo;
 }
 
@@ -276,6 +283,8 @@ export interface AoiWorld {
   position(id: number): [number, number];
   validate(): void;
   dispose(): void;
+  /** dispose(), for `using`. */
+  [Symbol.dispose](): void;
   readonly disposed: boolean;
 }
 
@@ -329,6 +338,8 @@ export interface Streamer {
   readonly size: number;
   validate(): void;
   dispose(): void;
+  /** dispose(), for `using`. */
+  [Symbol.dispose](): void;
   readonly disposed: boolean;
 }
 

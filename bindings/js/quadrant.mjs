@@ -11,6 +11,9 @@ import createQuadrantModule from './dist/quadrant_wasm.mjs';
 export const ALL_LAYERS = 0xffffffff;
 
 const TWO32 = 4294967296;
+// Symbol.dispose where the engine has it (Node.js 20 and later, recent browsers); elsewhere the registered symbol
+// TypeScript's `using` looks up.
+const DISPOSE = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for('Symbol.dispose');
 // A handle is slot + 1 + 2^32 * (generation mod 2^21): an exact JavaScript number (below 2^53).
 const GEN_BITS = 0x1fffff;
 // The number of the C handle whose low and high 32-bit words are lo (slot + 1) and hi (generation).
@@ -72,8 +75,28 @@ export async function load(options = {}) {
 }
 export default load;
 
+// What a wrong type throws: a TypeError naming the argument (a wrong value of the right type is a QuadrantError).
+function notA(type, what, name, v) {
+  const got = v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'string' ? `the string "${v}"` : typeof v;
+  return new TypeError(`quadrant: ${what}${name === '' ? '' : `: ${name}`} must be ${type} (got ${got})`);
+}
+function number(v, what, name) {
+  if (typeof v !== 'number') throw notA('a number', what, name, v);
+  return v;
+}
+// Checks that each of the n arguments from `offset` is a number, naming it by `names`.
+function numbers(args, offset, n, what, names) {
+  for (let i = 0; i < n; ++i) {
+    if (typeof args[offset + i] !== 'number') throw notA('a number', what, names[i], args[offset + i]);
+  }
+}
+const BOX_NAMES = { 2: ['minX', 'minY', 'maxX', 'maxY'], 3: ['minX', 'minY', 'minZ', 'maxX', 'maxY', 'maxZ'] };
+const POINT_NAMES = { 2: ['x', 'y'], 3: ['x', 'y', 'z'] };
+const SEGMENT_NAMES = { 2: ['x0', 'y0', 'x1', 'y1'], 3: ['x0', 'y0', 'z0', 'x1', 'y1', 'z1'] };
+
 function layers32(layers, what) {
   if (layers === undefined) return ALL_LAYERS;
+  if (typeof layers !== 'number') throw notA('an integer bit mask', what, 'layers', layers);
   // Bit operations give int32s, so -1 (~0) is every layer, as is 0xffffffff.
   if (!Number.isInteger(layers) || layers < -2147483648 || layers > 0xffffffff) {
     throw invalid(`${what}: layers must be an integer bit mask (got ${layers})`);
@@ -82,6 +105,7 @@ function layers32(layers, what) {
 }
 
 function checkId(id, what) {
+  if (typeof id !== 'number') throw notA('a safe integer >= 0', what, 'an id', id);
   if (!Number.isSafeInteger(id) || id < 0) throw invalid(`${what}: an id must be a safe integer >= 0 (got ${id})`);
 }
 
@@ -101,15 +125,31 @@ function choice(table, value, what, name) {
 }
 
 function knownKeys(options, keys, what) {
-  if (options === null || typeof options !== 'object') throw invalid(`${what}: options must be an object`);
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw notA('an object', what, 'options', options);
   for (const k of Object.keys(options)) {
     if (!keys.includes(k)) throw invalid(`${what}: unknown option "${k}" (known: ${keys.join(', ')})`);
   }
 }
 
+// An array of numbers or a typed array (not of BigInts), of n numbers when n is given; every element of a plain
+// array is checked.
 function numberArray(a, n, what) {
-  if (a == null || typeof a.length !== 'number') throw invalid(`${what}: expected an array or typed array`);
+  if (Array.isArray(a)) {
+    for (let i = 0; i < a.length; ++i) {
+      if (typeof a[i] !== 'number') throw notA('a number', what, `element ${i}`, a[i]);
+    }
+  } else if (!ArrayBuffer.isView(a) || a instanceof DataView || a instanceof BigInt64Array || a instanceof BigUint64Array) {
+    throw notA('an array or typed array of numbers', what, '', a);
+  }
   if (n !== undefined && a.length !== n) throw invalid(`${what}: expected ${n} numbers, got ${a.length}`);
+  return a;
+}
+// An array of any values (handles, ids, values, sources): an array or a typed array.
+function anyArray(a, n, what) {
+  if (!Array.isArray(a) && !(ArrayBuffer.isView(a) && !(a instanceof DataView))) {
+    throw notA('an array', what, '', a);
+  }
+  if (n !== undefined && a.length !== n) throw invalid(`${what}: expected ${n} entries, got ${a.length}`);
   return a;
 }
 
@@ -119,29 +159,71 @@ function shape(kind, dims, a, b, r0 = 0, r1 = 0, angle = 0, extra = {}) {
   return Object.freeze({ kind, dims, a, b, r0, r1, angle, points: null, rowMajor: false, clipZeroToOne: false, ...extra });
 }
 
+// A factory whose arguments are checked to be numbers (a name ending in '?' may be left out).
+function factory(name, names, make) {
+  const what = `Shape.${name}`;
+  return (...args) => {
+    for (let i = 0; i < names.length; ++i) {
+      const optional = names[i].endsWith('?');
+      if (optional && args[i] === undefined) continue;
+      if (typeof args[i] !== 'number') throw notA('a number', what, optional ? names[i].slice(0, -1) : names[i], args[i]);
+    }
+    return make(...args);
+  };
+}
+
 /** Query shapes. Each is a plain frozen object; dims says which trees take it (2: QuadTree, 3: Octree). */
 export const Shape = Object.freeze({
-  box: (minX, minY, maxX, maxY) => shape(0, 2, [minX, minY, 0], [maxX, maxY, 0]),
-  box3: (minX, minY, minZ, maxX, maxY, maxZ) => shape(0, 3, [minX, minY, minZ], [maxX, maxY, maxZ]),
-  point: (x, y) => shape(1, 2, [x, y, 0], [0, 0, 0]),
-  point3: (x, y, z) => shape(1, 3, [x, y, z], [0, 0, 0]),
-  circle: (x, y, radius) => shape(2, 2, [x, y, 0], [0, 0, 0], radius),
-  sphere: (x, y, z, radius) => shape(2, 3, [x, y, z], [0, 0, 0], radius),
-  ring: (x, y, inner, outer) => shape(3, 2, [x, y, 0], [0, 0, 0], inner, outer),
-  ellipse: (x, y, rx, ry, angle = 0) => shape(4, 2, [x, y, 0], [0, 0, 0], rx, ry, angle),
-  sector: (x, y, dx, dy, radius, halfAngle) => shape(5, 2, [x, y, 0], [dx, dy, 0], radius, 0, halfAngle),
-  orientedBox: (x, y, hx, hy, angle = 0) => shape(6, 2, [x, y, 0], [0, 0, 0], hx, hy, angle),
+  box: factory('box', BOX_NAMES[2], (minX, minY, maxX, maxY) => shape(0, 2, [minX, minY, 0], [maxX, maxY, 0])),
+  box3: factory('box3', BOX_NAMES[3],
+    (minX, minY, minZ, maxX, maxY, maxZ) => shape(0, 3, [minX, minY, minZ], [maxX, maxY, maxZ])),
+  point: factory('point', POINT_NAMES[2], (x, y) => shape(1, 2, [x, y, 0], [0, 0, 0])),
+  point3: factory('point3', POINT_NAMES[3], (x, y, z) => shape(1, 3, [x, y, z], [0, 0, 0])),
+  circle: factory('circle', ['x', 'y', 'radius'], (x, y, radius) => shape(2, 2, [x, y, 0], [0, 0, 0], radius)),
+  sphere: factory('sphere', ['x', 'y', 'z', 'radius'], (x, y, z, radius) => shape(2, 3, [x, y, z], [0, 0, 0], radius)),
+  ring: factory('ring', ['x', 'y', 'inner', 'outer'], (x, y, inner, outer) => shape(3, 2, [x, y, 0], [0, 0, 0], inner, outer)),
+  ellipse: factory('ellipse', ['x', 'y', 'rx', 'ry', 'angle?'],
+    (x, y, rx, ry, angle = 0) => shape(4, 2, [x, y, 0], [0, 0, 0], rx, ry, angle)),
+  sector: factory('sector', ['x', 'y', 'dx', 'dy', 'radius', 'halfAngle'],
+    (x, y, dx, dy, radius, halfAngle) => shape(5, 2, [x, y, 0], [dx, dy, 0], radius, 0, halfAngle)),
+  orientedBox: factory('orientedBox', ['x', 'y', 'hx', 'hy', 'angle?'],
+    (x, y, hx, hy, angle = 0) => shape(6, 2, [x, y, 0], [0, 0, 0], hx, hy, angle)),
   polygon: (xy) => {
     numberArray(xy, undefined, 'Shape.polygon');
     if (xy.length % 2 !== 0) throw invalid('Shape.polygon: x, y pairs expected (an odd count of numbers)');
     return shape(7, 2, [0, 0, 0], [0, 0, 0], 0, 0, 0, { points: Float64Array.from(xy) });
   },
-  segment: (x0, y0, x1, y1) => shape(8, 2, [x0, y0, 0], [x1, y1, 0]),
-  segment3: (x0, y0, z0, x1, y1, z1) => shape(8, 3, [x0, y0, z0], [x1, y1, z1]),
-  frustum: (matrix16, { rowMajor = false, clipZeroToOne = false } = {}) =>
-    shape(9, 3, [0, 0, 0], [0, 0, 0], 0, 0, 0,
-      { points: Float64Array.from(numberArray(matrix16, 16, 'Shape.frustum')), rowMajor, clipZeroToOne }),
+  segment: factory('segment', SEGMENT_NAMES[2], (x0, y0, x1, y1) => shape(8, 2, [x0, y0, 0], [x1, y1, 0])),
+  segment3: factory('segment3', SEGMENT_NAMES[3],
+    (x0, y0, z0, x1, y1, z1) => shape(8, 3, [x0, y0, z0], [x1, y1, z1])),
+  frustum: (matrix16, options = {}) => {
+    knownKeys(options, ['rowMajor', 'clipZeroToOne'], 'Shape.frustum');
+    const { rowMajor = false, clipZeroToOne = false } = options;
+    return shape(9, 3, [0, 0, 0], [0, 0, 0], 0, 0, 0,
+      { points: Float64Array.from(numberArray(matrix16, 16, 'Shape.frustum')), rowMajor, clipZeroToOne });
+  },
 });
+
+// Checks an object given as a shape field by field (one not made by Shape may lack any of them).
+function checkShape(s, what) {
+  if (s === null || typeof s !== 'object') throw notA('a Shape', what, 'the shape', s);
+  if (!Number.isInteger(s.kind) || s.kind < 0 || s.kind > 9) throw notA('a Shape', what, 'shape.kind', s.kind);
+  if (s.dims !== 2 && s.dims !== 3) throw notA('2 or 3', what, 'shape.dims', s.dims);
+  for (const field of ['a', 'b']) {
+    const v = s[field];
+    if (!Array.isArray(v) || v.length !== 3) throw notA('an array of 3 numbers', what, `shape.${field}`, v);
+    for (let i = 0; i < 3; ++i) number(v[i], what, `shape.${field}[${i}]`);
+  }
+  for (const field of ['r0', 'r1', 'angle']) number(s[field], what, `shape.${field}`);
+  if (s.kind === 7 || s.kind === 9) {
+    if (!(s.points instanceof Float64Array)) throw notA('a Float64Array', what, 'shape.points', s.points);
+    if (s.kind === 7 ? s.points.length % 2 !== 0 : s.points.length !== 16) {
+      throw invalid(`${what}: shape.points holds ${s.points.length} numbers`);
+    }
+  } else if (s.points !== null) {
+    throw notA('null', what, 'shape.points', s.points);
+  }
+}
 
 // ---- the binding ----
 
@@ -207,7 +289,7 @@ function bind(M) {
   const u64 = (ptr) => M.HEAPU32[ptr >>> 2] + M.HEAPU32[(ptr >>> 2) + 1] * TWO32;
 
   function writeShape(s, dims) {
-    if (s === null || typeof s !== 'object' || typeof s.kind !== 'number') throw invalid('query: expected a Shape');
+    checkShape(s, 'query');
     if (s.dims !== dims) {
       throw invalid(`query: a ${s.dims}D shape on a ${dims === 2 ? 'QuadTree (2D)' : 'Octree (3D)'}`);
     }
@@ -293,6 +375,8 @@ function bind(M) {
         this._ptr = 0;
       }
     }
+    /** dispose(): `using tree = new q.QuadTree(...)` frees it at the end of the block. */
+    [DISPOSE]() { this.dispose(); }
     /** True after dispose(). */
     get disposed() { return this._ptr === 0; }
     _live(what) {
@@ -318,13 +402,14 @@ function bind(M) {
       M.HEAP32[(c + CFG.placement) >>> 2] = choice(PLACEMENTS, options.placement ?? 'loose', what, 'placement');
       for (const [key, off] of [['maxDepth', CFG.depth], ['splitThreshold', CFG.split]]) {
         if (options[key] !== undefined) {
+          number(options[key], what, key);
           if (!Number.isInteger(options[key]) || options[key] < 0 || options[key] > 0x7fffffff) {
             throw invalid(`${what}: ${key} must be an integer >= 0 (got ${options[key]})`);
           }
           M.HEAP32[(c + off) >>> 2] = options[key];
         }
       }
-      if (options.minNodeSize !== undefined) F[(c + CFG.minSize) >>> 3] = options.minNodeSize;
+      if (options.minNodeSize !== undefined) F[(c + CFG.minSize) >>> 3] = number(options.minNodeSize, what, 'minNodeSize');
       const out = c + CFG.size;
       check(M._quadrant_tree_create(c, out));
       // What the last query walked (nodes, box tests), for counters such as the demo page's; freed with the tree.
@@ -399,6 +484,7 @@ function bind(M) {
     }
     _insert(args, value, layers) {
       const t = this._live('insert');
+      numbers(args, 0, 2 * this._dims, 'insert', BOX_NAMES[this._dims]);
       const p = small();
       this._writeBox(p, args, 0);
       check(M._quadrant_tree_insert(t, p, p + 32, 0, 0, layers32(layers, 'insert'), p + 64));
@@ -408,6 +494,7 @@ function bind(M) {
     }
     _move(h, args) {
       const t = this._live('move');
+      numbers(args, 0, 2 * this._dims, 'move', BOX_NAMES[this._dims]);
       this._split(h);
       const p = small();
       this._writeBox(p, args, 0);
@@ -422,7 +509,7 @@ function bind(M) {
       numberArray(boxes, undefined, 'assign: boxes');
       if (boxes.length % (2 * d) !== 0) throw invalid(`assign: boxes must hold ${2 * d} numbers per object`);
       const n = boxes.length / (2 * d);
-      if (values != null) numberArray(values, n, 'assign: values (one per object)');
+      if (values != null) anyArray(values, n, 'assign: values (one per object)');
       if (layers != null) numberArray(layers, n, 'assign: layers (one per object)');
       const mins = buf('a', n * d * 8 + 8), maxs = buf('b', n * d * 8 + 8), hs = buf('c', n * 8 + 8);
       let lay = 0;
@@ -466,7 +553,7 @@ function bind(M) {
      * bad handle or box nothing moved. */
     moveMany(handles, boxes) {
       const t = this._live('moveMany'), d = this._dims;
-      numberArray(handles, undefined, 'moveMany: handles');
+      anyArray(handles, undefined, 'moveMany: handles');
       const n = handles.length;
       numberArray(boxes, n * 2 * d, `moveMany: boxes (${2 * d} numbers per handle)`);
       const hs = buf('c', n * 8 + 8), mins = buf('a', n * d * 8 + 8), maxs = buf('b', n * d * 8 + 8);
@@ -547,6 +634,7 @@ function bind(M) {
     // query(Shape.box(...)) without making the shape: the commonest query, written straight into a box shape.
     _queryBox(args, layers, out) {
       const t = this._live('queryBox'), l = layers32(layers, 'queryBox'), d = this._dims;
+      numbers(args, 0, 2 * d, 'queryBox', BOX_NAMES[d]);
       const F = M.HEAPF64, a = (boxShape + SH.a) >>> 3, b = (boxShape + SH.b) >>> 3;
       for (let i = 0; i < d; ++i) {
         F[a + i] = args[i];
@@ -618,9 +706,10 @@ function bind(M) {
     }
     _raycast(args, options, what) {
       const t = this._live(what), d = this._dims;
+      numbers(args, 0, 2 * d, what, SEGMENT_NAMES[d]);
       knownKeys(options, ['layers', 'limit'], what);
       const l = layers32(options.layers, what);
-      const limit = options.limit ?? Infinity;
+      const limit = number(options.limit ?? Infinity, what, 'limit');
       if (!(limit >= 0) || (limit !== Infinity && !Number.isInteger(limit))) throw invalid(`${what}: limit must be an integer >= 0`);
       const p = buf('ray', 64);
       for (let i = 0; i < d; ++i) {
@@ -649,13 +738,16 @@ function bind(M) {
     }
     _nearest(point, k, options, what) {
       const t = this._live(what), d = this._dims;
+      numbers(point, 0, d, what, POINT_NAMES[d]);
+      number(k, what, 'k');
       knownKeys(options, ['layers', 'maxDistance'], what);
+      const maxDistance = number(options.maxDistance ?? Infinity, what, 'maxDistance');
       if (!Number.isInteger(k) || k < 0) throw invalid(`${what}: k must be an integer >= 0 (got ${k})`);
       // No more results than objects: the buffers are sized by what the tree holds, not by what was asked.
       k = Math.min(k, M._quadrant_tree_size(t));
       const p = buf('ray', 64), hs = buf('out', k * 8 + 8), ds = buf('ts', k * 8 + 8), cnt = small();
       for (let i = 0; i < d; ++i) M.HEAPF64[(p >>> 3) + i] = point[i];
-      check(M._quadrant_tree_nearest(t, p, k, options.maxDistance ?? Infinity, layers32(options.layers, what), hs, ds, cnt));
+      check(M._quadrant_tree_nearest(t, p, k, maxDistance, layers32(options.layers, what), hs, ds, cnt));
       const n = u32(cnt), out = new Array(n);
       for (let i = 0; i < n; ++i) {
         const lo = u32(hs + 8 * i);
@@ -678,6 +770,7 @@ function bind(M) {
       return this.queryLeaves(all, false);
     }
     _locate(point) {
+      numbers(point, 0, this._dims, 'locate', POINT_NAMES[this._dims]);
       const t = this._live('locate'), p = buf('ray', 64), node = buf('node', ND.size);
       for (let i = 0; i < this._dims; ++i) M.HEAPF64[(p >>> 3) + i] = point[i];
       check(M._quadrant_tree_locate(t, p, node));
@@ -746,10 +839,11 @@ function bind(M) {
         M.HEAPF64.set([w[0], w[1]], (s + AS.world_min) >>> 3);
         M.HEAPF64.set([w[2], w[3]], (s + AS.world_max) >>> 3);
       }
-      if (options.hysteresis !== undefined) M.HEAPF64[(s + AS.hysteresis) >>> 3] = options.hysteresis;
-      if (options.skin !== undefined) M.HEAPF64[(s + AS.skin) >>> 3] = options.skin;
+      if (options.hysteresis !== undefined) M.HEAPF64[(s + AS.hysteresis) >>> 3] = number(options.hysteresis, 'AoiWorld', 'hysteresis');
+      if (options.skin !== undefined) M.HEAPF64[(s + AS.skin) >>> 3] = number(options.skin, 'AoiWorld', 'skin');
       for (const [key, off] of [['maxDepth', AS.max_depth], ['splitThreshold', AS.split_threshold]]) {
         if (options[key] !== undefined) {
+          number(options[key], 'AoiWorld', key);
           if (!Number.isInteger(options[key]) || options[key] < 0 || options[key] > 0x7fffffff) {
             throw invalid(`AoiWorld: ${key} must be an integer >= 0 (got ${options[key]})`);
           }
@@ -766,17 +860,19 @@ function bind(M) {
       knownKeys(options, ['mode', 'layers', 'bodyRadius'], 'add');
       const mode = choice(MODES, options.mode ?? 'both', 'add', 'mode');
       const layers = layers32(options.layers, 'add');
-      byId(this, 'add', id, (a, lo, hi) => check(M._quadrant_aoi_add(a, lo, hi, x, y, viewRadius, mode, layers,
-        options.bodyRadius ?? 0)));
+      numbers([x, y, viewRadius], 0, 3, 'add', ['x', 'y', 'viewRadius']);
+      const body = number(options.bodyRadius ?? 0, 'add', 'bodyRadius');
+      byId(this, 'add', id, (a, lo, hi) => check(M._quadrant_aoi_add(a, lo, hi, x, y, viewRadius, mode, layers, body)));
     }
     /** Moves entity id at the next tick (the last move before a tick wins). */
     move(id, x, y) {
+      numbers([x, y], 0, 2, 'move', POINT_NAMES[2]);
       byId(this, 'move', id, (a, lo, hi) => check(M._quadrant_aoi_move(a, lo, hi, x, y)));
     }
     /** Moves n entities in one call: ids[i] to (xy[2i], xy[2i+1]). Checked whole first: on error none moved. */
     moveMany(ids, xy) {
       const a = this._live('moveMany');
-      numberArray(ids, undefined, 'moveMany: ids');
+      anyArray(ids, undefined, 'moveMany: ids');
       const n = ids.length;
       numberArray(xy, 2 * n, 'moveMany: xy (2 numbers per id)');
       const ip = buf('a', n * 8 + 8), xp = buf('b', n * 16 + 8);
@@ -791,6 +887,7 @@ function bind(M) {
     }
     /** A new view radius at the next tick. */
     setViewRadius(id, r) {
+      number(r, 'setViewRadius', 'the radius');
       byId(this, 'setViewRadius', id, (a, lo, hi) => check(M._quadrant_aoi_set_view_radius(a, lo, hi, r)));
     }
     /** A new layer mask at the next tick. */
@@ -862,6 +959,7 @@ function bind(M) {
     ['wanted', 'wanted'], ['dequeued', 'dequeued'], ['queued', 'queued'], ['loading', 'loading'], ['loaded', 'loaded']];
 
   function limit(v, what, name) {
+    number(v, what, name);
     if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw invalid(`${what}: ${name} must be an integer >= 0 (got ${v})`);
     return v;
   }
@@ -881,14 +979,15 @@ function bind(M) {
       M.HEAP32[(t + CFG.placement) >>> 2] = choice(PLACEMENTS, options.placement ?? 'loose', 'Streamer', 'placement');
       if (options.maxDepth !== undefined) M.HEAP32[(t + CFG.depth) >>> 2] = limit(options.maxDepth, 'Streamer', 'maxDepth');
       if (options.splitThreshold !== undefined) M.HEAP32[(t + CFG.split) >>> 2] = limit(options.splitThreshold, 'Streamer', 'splitThreshold');
-      if (options.minNodeSize !== undefined) M.HEAPF64[(t + CFG.minSize) >>> 3] = options.minNodeSize;
-      if (options.unloadMargin !== undefined) M.HEAPF64[(c + SC.margin) >>> 3] = options.unloadMargin;
+      if (options.minNodeSize !== undefined) M.HEAPF64[(t + CFG.minSize) >>> 3] = number(options.minNodeSize, 'Streamer', 'minNodeSize');
+      if (options.unloadMargin !== undefined) M.HEAPF64[(c + SC.margin) >>> 3] = number(options.unloadMargin, 'Streamer', 'unloadMargin');
       if (options.maxLoadsPerUpdate !== undefined) M.HEAPU32[(c + SC.perUpdate) >>> 2] = limit(options.maxLoadsPerUpdate, 'Streamer', 'maxLoadsPerUpdate');
       if (options.maxLoadsInFlight !== undefined) M.HEAPU32[(c + SC.inFlight) >>> 2] = limit(options.maxLoadsInFlight, 'Streamer', 'maxLoadsInFlight');
       check(M._quadrant_streamer_create(c, c + SC.size));
       super(u32(c + SC.size), M._quadrant_streamer_destroy);
     }
-    _box(args) {
+    _box(args, what) {
+      numbers(args, 0, 6, what, BOX_NAMES[3]);
       const p = small();
       M.HEAPF64.set([args[0], args[1], args[2]], p >>> 3);
       M.HEAPF64.set([args[3], args[4], args[5]], (p + 32) >>> 3);
@@ -896,7 +995,7 @@ function bind(M) {
     }
     /** Adds an Unloaded object with the box [min, max]. */
     add(id, minX, minY, minZ, maxX, maxY, maxZ) {
-      const p = this._box([minX, minY, minZ, maxX, maxY, maxZ]);
+      const p = this._box([minX, minY, minZ, maxX, maxY, maxZ], 'add');
       byId(this, 'add', id, (s, lo, hi) => check(M._quadrant_streamer_add(s, lo, hi, p, p + 32)));
     }
     /** Removes the object at once; returns the state it was in ('loading': abandon that load; 'loaded': release it). */
@@ -907,7 +1006,7 @@ function bind(M) {
     }
     /** Gives the object a new box; the next update decides what that changes. */
     move(id, minX, minY, minZ, maxX, maxY, maxZ) {
-      const p = this._box([minX, minY, minZ, maxX, maxY, maxZ]);
+      const p = this._box([minX, minY, minZ, maxX, maxY, maxZ], 'move');
       byId(this, 'move', id, (s, lo, hi) => check(M._quadrant_streamer_move(s, lo, hi, p, p + 32)));
     }
     /** A finished load: true for Loading -> Loaded, false for one that came too late (drop what was loaded). */
@@ -931,14 +1030,14 @@ function bind(M) {
      * what to load (nearest first), unload and cancel. */
     update(sources = []) {
       const s = this._live('update');
-      numberArray(sources, undefined, 'update: sources');
+      anyArray(sources, undefined, 'update: sources');
       const n = sources.length, sp = buf('sources', n * SRC.size + 8);
       M.HEAPU8.fill(0, sp, sp + n * SRC.size);
       for (let i = 0; i < n; ++i) {
         const src = sources[i], p = sp + i * SRC.size;
         knownKeys(src, ['position', 'prefetchRadius', 'frustum'], 'update: a source');
         M.HEAPF64.set(numberArray(src.position, 3, 'update: position'), (p + SRC.position) >>> 3);
-        M.HEAPF64[(p + SRC.radius) >>> 3] = src.prefetchRadius ?? 0;
+        M.HEAPF64[(p + SRC.radius) >>> 3] = number(src.prefetchRadius ?? 0, 'update', 'prefetchRadius');
         if (src.frustum != null) {
           knownKeys(src.frustum, ['matrix', 'rowMajor', 'clipZeroToOne'], 'update: a frustum');
           M.HEAP32[(p + SRC.hasFrustum) >>> 2] = 1;

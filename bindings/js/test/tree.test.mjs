@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import load from '../quadrant.mjs';
+import load from '../quadrant.node.mjs';
 import { rng, boxesOverlap, sqDistToBox, segmentEntry, verdict } from '../reference.mjs';
 
 const q = await load();

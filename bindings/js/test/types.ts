@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The declarations as a TypeScript user meets them: `npm run typecheck` compiles this under strict mode. A line
 // marked ts-expect-error is a misuse the types must refuse (tsc fails if one compiles).
-import load, { Shape, type Handle, type QuadTree, type AoiEvent, type StreamUpdate } from 'quadrant-wasm';
+import load, { Shape, type Handle, type QuadTree, type AoiEvent, type StreamUpdate, type Neighbor } from 'quadrant-wasm';
 
 interface Unit { name: string; hp: number }
 
@@ -42,6 +42,17 @@ async function main(): Promise<void> {
   indexed.dispose();
   // @ts-expect-error an AOI mode that does not exist
   world.add(2, 0, 0, 1, { mode: 'spectator' });
+  // Neighbor, spelt as in C++.
+  const nearest: Array<Neighbor<Unit>> = tree.nearest(0, 0, 1);
+  console.log(nearest.length);
   for (const x of [tree, octree, world, streamer]) x.dispose();
+  {
+    // Freed at the end of the block.
+    using scoped = new q.QuadTree<string>({ world: [0, 0, 1, 1] });
+    using scopedWorld = new q.AoiWorld({ world: [0, 0, 1, 1] });
+    using scopedStreamer = new q.Streamer({ world: [0, 0, 0, 1, 1, 1] });
+    scoped.insert(0, 0, 1, 1, 'x');
+    console.log(scopedWorld.size, scopedStreamer.size);
+  }
 }
 void main();
