@@ -246,8 +246,8 @@ class Checker {
     const std::size_t ks[] = {1, 3, 10, objects_.size() + 5};
     const std::size_t k = ks[rng_.integer(0, 3)];
     const S max_distance = rng_.chance(0.5) ? std::numeric_limits<S>::infinity() : coord(0, 30);
-    // The contract compares distances in a wider type than S (double for float, long double for double).
-    using W = std::conditional_t<std::is_same_v<S, float>, double, long double>;
+    // The contract compares squared distances in double (scaled only beyond 2^509, far from these coordinates).
+    using W = double;
     std::vector<std::pair<W, std::uint32_t>> all;
     for (const auto& o : objects_) {
       if ((o.layers & mask) == 0) continue;

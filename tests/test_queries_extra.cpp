@@ -299,43 +299,50 @@ TEST(QueriesExtra, NodeQueriesTestCrossingCells) {
 // small boxes, a few large ones, some outside the world — make the early stop happen at every level; the answers
 // must still be brute force's, after inserts and after a bulk build, before and after moves (that grow large
 // objects out of small ones, the case where a stale overhang would lose the answer), on shared cell faces and far
-// from the origin.
+// from the origin, and in worlds of the largest and the smallest coordinates the scalar holds.
+//
+// The oracle squares distances in double, as the contract says, each coordinate first multiplied by a power of two
+// of its own choosing (2^-e, e the exponent of the scene's scale), so that no square overflows or underflows. A
+// power of two commutes with rounding while nothing overflows or underflows, so whatever power the library scales
+// by, the order and the distances must agree bit for bit.
 template <int D, class S>
 struct NearestCase {
   using V = Vec<D, S>;
   using B = Box<D, S>;
-  using W = std::conditional_t<std::is_same_v<S, float>, double, long double>;
 
-  static W dist2(const V& p, const B& b) {
-    W s = 0;
+  static double dist2(const V& p, const B& b, double k) {
+    double s = 0;
     for (int i = 0; i < D; ++i) {
-      W d = 0;
-      if (p[i] < b.min[i]) d = W(b.min[i]) - W(p[i]);
-      else if (p[i] > b.max[i]) d = W(p[i]) - W(b.max[i]);
+      double d = 0;
+      if (p[i] < b.min[i]) d = double(b.min[i]) * k - double(p[i]) * k;
+      else if (p[i] > b.max[i]) d = double(p[i]) * k - double(b.max[i]) * k;
       s += d * d;
     }
     return s;
   }
 
-  static void run(Placement placement, bool bulk, double offset, std::uint64_t seed) {
+  // Coordinates are offset + scale * u, u within about +-140.
+  static void run(Placement placement, bool bulk, double offset, double scale, std::uint64_t seed) {
     SCOPED_TRACE(std::string(to_string(placement)) + (bulk ? " assign" : " insert") + " offset " +
-                 std::to_string(offset));
+                 std::to_string(offset) + " scale " + std::to_string(scale));
+    // Float coordinates square exactly in double: no scale needed, and none used.
+    const double k = std::is_same_v<S, float> ? 1.0 : std::ldexp(1.0, -std::ilogb(scale));
     quadrant_support::Rng rng(seed);
     Config<D, S> cfg;
     for (int i = 0; i < D; ++i) {
-      cfg.world.min[i] = S(offset - 100);
-      cfg.world.max[i] = S(offset + 100);
+      cfg.world.min[i] = S(offset - 100 * scale);
+      cfg.world.max[i] = S(offset + 100 * scale);
     }
     cfg.placement = placement;
     cfg.max_depth = 10;
     cfg.split_threshold = 4;
-    auto coord = [&](double lo, double hi) { return S(offset + rng.uniform(lo, hi)); };
+    auto coord = [&](double lo, double hi) { return S(offset + scale * rng.uniform(lo, hi)); };
     auto random_box = [&] {
-      V c;
+      V c{};
       const bool outside = rng.uniform(0, 1) < 0.05;
       for (int i = 0; i < D; ++i) c[i] = outside ? coord(100, 130) : coord(-100, 100);
       const double kind = rng.uniform(0, 1);
-      const double half = kind < 0.6 ? 0 : kind < 0.95 ? rng.uniform(0, 0.5) : rng.uniform(5, 25);
+      const double half = scale * (kind < 0.6 ? 0 : kind < 0.95 ? rng.uniform(0, 0.5) : rng.uniform(5, 25));
       B b;
       for (int i = 0; i < D; ++i) {
         b.min[i] = S(double(c[i]) - half);
@@ -365,21 +372,30 @@ struct NearestCase {
         const int kind = q % 4;
         for (int i = 0; i < D; ++i) {
           if (kind == 0) p[i] = coord(-100, 100);
-          else if (kind == 1) p[i] = S(double(boxes[std::size_t(rng.uniform(0, double(n)))].min[i]) + rng.uniform(-1, 1));
-          else if (kind == 2) p[i] = S(offset - 100 + 200.0 * std::floor(rng.uniform(0, 64)) / 64);
+          else if (kind == 1)
+            p[i] = S(double(boxes[std::size_t(rng.uniform(0, double(n)))].min[i]) + scale * rng.uniform(-1, 1));
+          else if (kind == 2) p[i] = S(offset + scale * (-100 + 200.0 * std::floor(rng.uniform(0, 64)) / 64));
           else p[i] = coord(-140, 140);
         }
-        const std::size_t k = q % 3 == 0 ? 1 : q % 3 == 1 ? 2 : 10;
-        std::vector<std::pair<W, std::uint32_t>> all;
-        for (std::size_t j = 0; j < n; ++j) all.emplace_back(dist2(p, boxes[j]), handles[j].index());
+        const std::size_t want = q % 3 == 0 ? 1 : q % 3 == 1 ? 2 : 10;
+        std::vector<std::pair<double, std::uint32_t>> all;
+        for (std::size_t j = 0; j < n; ++j) all.emplace_back(dist2(p, boxes[j], k), handles[j].index());
         std::sort(all.begin(), all.end());
-        all.resize(k);
-        const std::vector<Neighbor<S>> got = tree.nearest(p, k);
-        ASSERT_EQ(got.size(), k);
-        for (std::size_t r = 0; r < k; ++r) {
+        all.resize(want);
+        const std::vector<Neighbor<S>> got = tree.nearest(p, want);
+        ASSERT_EQ(got.size(), want);
+        for (std::size_t r = 0; r < want; ++r) {
           ASSERT_EQ(got[r].handle.index(), all[r].second) << "rank " << r << " query " << q;
-          EXPECT_EQ(got[r].distance, static_cast<S>(std::sqrt(all[r].first)));
+          EXPECT_EQ(got[r].distance, static_cast<S>(std::sqrt(all[r].first) / k));
         }
+        // The incremental search walks the same metric: the same first answers, in the same order.
+        std::size_t r = 0;
+        tree.for_each_nearest(p, [&](Handle h, const int&, S distance) {
+          EXPECT_EQ(h.index(), all[r].second) << "incremental rank " << r << " query " << q;
+          EXPECT_EQ(distance, got[r].distance);
+          return ++r < want;
+        });
+        EXPECT_EQ(r, want);
       }
     };
     check("built");
@@ -389,9 +405,11 @@ struct NearestCase {
       std::vector<B> next = boxes;
       for (std::size_t j = 0; j < n; ++j) {
         B& b = next[j];
-        const double half = j % 50 == std::size_t(round) ? rng.uniform(10, 30) : (double(b.max[0]) - double(b.min[0])) / 2;
+        const double half = j % 50 == std::size_t(round) ? scale * rng.uniform(10, 30)
+                                                          : (double(b.max[0]) / 2 - double(b.min[0]) / 2);
         V c;
-        for (int i = 0; i < D; ++i) c[i] = S((double(b.min[i]) + double(b.max[i])) / 2 + rng.uniform(-0.5, 0.5));
+        for (int i = 0; i < D; ++i)
+          c[i] = S(double(b.min[i]) / 2 + double(b.max[i]) / 2 + scale * rng.uniform(-0.5, 0.5));
         for (int i = 0; i < D; ++i) {
           b.min[i] = S(double(c[i]) - half);
           b.max[i] = S(double(c[i]) + half);
@@ -424,7 +442,18 @@ TYPED_TEST(NearestClimb, DenseSmallObjectsAgreeWithBruteForce) {
   std::uint64_t seed = 11;
   for (Placement placement : {Placement::Loose, Placement::Parent, Placement::Leaves})
     for (bool bulk : {false, true})
-      for (double offset : {0.0, 1e5}) Case::run(placement, bulk, offset, ++seed);
+      for (double offset : {0.0, 1e5}) Case::run(placement, bulk, offset, 1.0, ++seed);
+}
+
+// Worlds near the largest coordinates the scalar holds (where squares overflow any unscaled double) and of tiny
+// ones (where they underflow): the same answers as brute force, bit for bit.
+TYPED_TEST(NearestClimb, ExtremeMagnitudesAgreeWithBruteForce) {
+  using S = typename TypeParam::Scalar;
+  using Case = NearestCase<TypeParam::kD, S>;
+  const double large = std::is_same_v<S, float> ? 1e36 : 1e306, tiny = std::is_same_v<S, float> ? 1e-36 : 1e-305;
+  std::uint64_t seed = 71;
+  for (Placement placement : {Placement::Loose, Placement::Parent, Placement::Leaves})
+    for (double scale : {large, tiny}) Case::run(placement, placement == Placement::Parent, 0.0, scale, ++seed);
 }
 
 // The batch move shares its checks and in-place moves over threads (from 32,768 objects a thread): each thread

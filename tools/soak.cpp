@@ -183,8 +183,8 @@ class TreeSoak final : public Soaked {
   using VecT = quadrant::Vec<D, S>;
   using Round = std::conditional_t<D == 2, quadrant::Circle<S>, quadrant::Sphere<S>>;
   using SegT = quadrant::Segment<D, S>;
-  // The wider type nearest compares distances in (the contract's).
-  using W = std::conditional_t<std::is_same_v<S, float>, double, long double>;
+  // What nearest compares distances in (the contract's: squares in double; the soak's worlds need no scale).
+  using W = double;
   static constexpr double kWorld = D == 2 ? 1000.0 : 400.0;
   static constexpr std::uint32_t kNone = ~0u;
 

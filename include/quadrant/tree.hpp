@@ -567,7 +567,8 @@ class Tree {
 
   /// The k objects in `layers` nearest to `point` within `max_distance` (inclusive), nearest first; distance is
   /// from the point to the box, 0 inside it; equal distances in handle-index order. Distances are compared in a
-  /// wider type than S (double for float, long double for double), so far-apart coordinates do not overflow them.
+  /// double on every platform; double coordinates too large to square are scaled by a power of two first, so
+  /// far-apart coordinates do not overflow them.
   /// Best-first: visits the nodes nearer than the k-th answer, not every object. Throws std::invalid_argument for a non-finite point or a
   /// negative or NaN max_distance. Allocates the returned vector; see the overload that fills one you keep.
   std::vector<Neighbor<S>> nearest(const vec_type& point, std::size_t k,
@@ -585,11 +586,12 @@ class Tree {
     check_nearest_args(point, max_distance);
     if (k == 0) return;
     using W = detail::WideScalar<S>;
-    const W limit = W(max_distance) * W(max_distance);
+    const auto metric = nearest_metric(point);
+    const W limit = metric.key_of(max_distance);
     // Always a key: KBestResults' bound (never above limit) turns away whatever is beyond max_distance.
-    // The point is held by value: the walk reads it for every entry, and through a reference each read would be
+    // The metric is held by value: the walk reads it for every entry, and through a reference each read would be
     // two dependent loads.
-    auto key = [p = point](const box_type& b) { return std::optional<W>(detail::squared_distance(p, b)); };
+    auto key = [metric](const box_type& b) { return std::optional<W>(metric(b)); };
     // The answers' handles are rebuilt from their generations, and a caller's next step is nearly always the
     // answer's value: start loading both as an answer is found, so the cache misses overlap the rest of the walk
     // instead of following it.
@@ -611,9 +613,9 @@ class Tree {
     QueryStats st;
     detail::with_placement(core_.config().placement, [&](auto p) {
       detail::best_first<W>(p, store, layers, [&](std::uint32_t m) { return key(prune_box(p, m)); }, key,
-                            nearest_owner(point), results, st, store.home_of(point), nearest_clearance(p, point));
+                            nearest_owner(point), results, st, store.home_of(point), nearest_clearance(p, metric));
     });
-    for (const auto& f : results.sorted()) out.push_back(Neighbor<S>{handle_of(f.id), static_cast<S>(std::sqrt(f.key))});
+    for (const auto& f : results.sorted()) out.push_back(Neighbor<S>{handle_of(f.id), metric.distance_of(f.key)});
   }
   /// Calls fn(Handle, const T&, S distance) for the objects in `layers` within `max_distance` of `point`, nearest
   /// first. fn returns void (go on to the last), or bool where false stops: an incremental nearest-neighbour
@@ -624,13 +626,14 @@ class Tree {
     check_nearest_args(point, max_distance);
     const detail::WalkScope walking(this);
     using W = detail::WideScalar<S>;
-    const W limit = W(max_distance) * W(max_distance);  // infinity stays infinity
+    const auto metric = nearest_metric(point);
+    const W limit = metric.key_of(max_distance);  // infinity stays infinity
     auto key = [&](const box_type& b) -> std::optional<W> {
-      const W d = detail::squared_distance(point, b);
+      const W d = metric(b);
       return d <= limit ? std::optional<W>(d) : std::nullopt;
     };
     auto report = [&](const stored_entry& e, W d) {
-      return detail::call_and_continue(fn, handle_of(e.id), *records_[e.id].value, static_cast<S>(std::sqrt(d)));
+      return detail::call_and_continue(fn, handle_of(e.id), *records_[e.id].value, metric.distance_of(d));
     };
     detail::StreamResults<W, decltype(report)> results{report};
     const auto& store = core_.store();
@@ -1047,21 +1050,44 @@ class Tree {
 
   // A nearest search's clearance of node n (see detail::best_first): the squared distance from `point` to the
   // nearest face of n's cell, less how far an object may reach beyond the cell of a node listing it (the
-  // overhang: see TreeCore::overhang). Nothing outside n's subtree and n's ancestors lies nearer: each such
-  // object is listed by a node whose cell lies outside n's, or (under Leaves) taken from the leaf owning its point
-  // nearest `point`, outside n's cell too. Negative when `point` is not that far inside the cell. Shrunk by a
-  // relative 1e-9, far beyond the rounding of the sums, so that rounding never makes it exceed a true distance.
+  // overhang: see TreeCore::overhang), scaled as the metric scales. Nothing outside n's subtree and n's ancestors
+  // lies nearer: each such object is listed by a node whose cell lies outside n's, or (under Leaves) taken from the
+  // leaf owning its point nearest `point`, outside n's cell too. Negative when `point` is not that far inside the
+  // cell. So that rounding never makes it exceed an object's computed distance, it is shrunk by 2^-48 of the
+  // largest term it was formed from (the gaps' and the keys' subtractions round by half an ulp of those), then its
+  // square by a relative 1e-9; none below 2^-900, where the square would lose its relative precision.
   template <class P>
-  auto nearest_clearance(P, const vec_type& point) const {
+  auto nearest_clearance(P, const detail::NearestMetric<D, S>& metric) const {
     using W = detail::WideScalar<S>;
-    return [this, point](std::uint32_t n) {
+    return [this, metric](std::uint32_t n) {
       const box_type& c = core_.store().cell(n);
-      W inner = std::numeric_limits<W>::infinity();
-      for (int i = 0; i < D; ++i)
-        inner = std::min({inner, W(point[i]) - W(c.min[i]), W(c.max[i]) - W(point[i])});
-      if constexpr (!P::kEveryLeaf) inner -= W(core_.overhang());
-      return inner > 0 ? inner * inner * W(1 - 1e-9) : W(-1);
+      W inner = std::numeric_limits<W>::infinity(), largest = 0;
+      for (int i = 0; i < D; ++i) {
+        const W below = -metric.gap(i, c.min[i]), above = metric.gap(i, c.max[i]);
+        inner = std::min({inner, below, above});
+        largest = std::max({largest, std::abs(below), std::abs(above), std::abs(W(metric.pk[i]))});
+      }
+      if constexpr (!P::kEveryLeaf) {
+        const W overhang = core_.overhang() * metric.k;
+        inner -= overhang;
+        largest += overhang;
+      }
+      inner -= largest * 0x1p-48;
+      return inner > 0x1p-900 ? inner * inner * W(1 - 1e-9) : W(-1);
     };
+  }
+
+  // The metric of a nearest search from `point`: scaled by the largest coordinate it can meet, the world's and the
+  // objects' (the root's fit; none while the tree is empty).
+  detail::NearestMetric<D, S> nearest_metric(const vec_type& point) const noexcept {
+    S magnitude = 0;
+    const box_type& fit = core_.store().fit(0);
+    const bool empty = !(fit.min[0] <= fit.max[0]);
+    for (int i = 0; i < D; ++i) {
+      magnitude = std::max({magnitude, std::abs(core_.world().min[i]), std::abs(core_.world().max[i])});
+      if (!empty) magnitude = std::max({magnitude, std::abs(fit.min[i]), std::abs(fit.max[i])});
+    }
+    return detail::NearestMetric<D, S>(point, magnitude);
   }
 
   // Under Placement::Leaves a nearest search takes an object from the leaf owning its report point: the point of

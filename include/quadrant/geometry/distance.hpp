@@ -17,10 +17,11 @@ namespace quadrant {
 
 namespace detail {
 
-// The wider type nearest-neighbour distances are squared in: double for float, long double for double, so no
-// finite coordinates overflow them.
+// The type nearest-neighbour distances are squared in: double, for float and double alike. Float coordinates
+// square exactly there; double ones are scaled first when they are too large to square (see NearestMetric). No
+// wider type: long double is 64, 80 or 128 bits depending on the platform, and its results with it.
 template <class S>
-using WideScalar = std::conditional_t<std::is_same_v<S, float>, double, long double>;
+using WideScalar = double;
 
 // Sum over axes of (gap * k)^2 in W, the gap being the distance from p to b along the axis (0 inside), each
 // coordinate converted to W before subtracting. k = 1 is the squared distance. A box inside `node` has every gap
@@ -112,6 +113,55 @@ template <class W, int D, class S>
 W squared_max_distance_as(const Vec<D, S>& point, const Box<D, S>& b) noexcept {
   return scaled_squared_max_distance(point, b, W(1));
 }
+
+// The distances of one nearest search, as squares in double. Double coordinates are multiplied by k, a power of
+// two, before subtracting. k = 1 while the largest coordinate the search can meet (the point's, the world's, the
+// root fit's) lies between 2^-509 and 2^509 in magnitude: a gap is at most 2^510 and a sum of three squares stays
+// finite. Beyond 2^509, k scales it down below that; below 2^-509 (a world of tiny coordinates), up, so that its
+// squares do not underflow. A power of two scales exactly (a coordinate scaled down may underflow, only below
+// 2^-500 of the largest) and monotonically, so keys keep their order and a box inside a node never keys below it.
+// Float coordinates need no scale: their squares are exact in double.
+template <int D, class S>
+struct NearestMetric {
+  Vec<D, S> p;   // the query point
+  Vec<D, S> pk;  // p * k
+  double k = 1;
+
+  // `magnitude`: the largest |coordinate| of the world and of every object (the root's fit).
+  NearestMetric(const Vec<D, S>& point, S magnitude) noexcept : p(point), pk(point) {
+    if constexpr (std::is_same_v<S, double>) {
+      constexpr int kLargest = 509;
+      for (int i = 0; i < D; ++i) magnitude = std::max(magnitude, std::abs(point[i]));
+      if (magnitude > std::ldexp(1.0, kLargest) || (magnitude > 0 && magnitude < std::ldexp(1.0, -kLargest))) {
+        k = std::ldexp(1.0, std::min(kLargest - 1 - std::ilogb(magnitude), 1000));
+        for (int i = 0; i < D; ++i) pk[i] = point[i] * k;
+      }
+    }
+  }
+  // The key of box b: its squared distance from p, both scaled by k.
+  double operator()(const Box<D, S>& b) const noexcept {
+    if constexpr (std::is_same_v<S, double>) {
+      if (k != 1) {
+        double sum = 0;
+        for (int i = 0; i < D; ++i) {
+          const double lo = b.min[i] * k, hi = b.max[i] * k;
+          double d = 0;
+          if (pk[i] < lo) d = lo - pk[i];
+          else if (pk[i] > hi) d = pk[i] - hi;
+          sum += d * d;
+        }
+        return sum;
+      }
+    }
+    return squared_distance_as<double>(p, b);
+  }
+  // A distance as a key: (d * k)^2. Infinity for a distance whose key would not be finite (larger than any key).
+  double key_of(double distance) const noexcept { return (distance * k) * (distance * k); }
+  // A key's distance: sqrt(key) / k.
+  S distance_of(double key) const noexcept { return static_cast<S>(std::sqrt(key) / k); }
+  // The gap from p to a face at coordinate c along axis i, scaled: c * k - p * k (negative behind the point).
+  double gap(int i, S c) const noexcept { return double(c) * k - double(pk[i]); }
+};
 
 }  // namespace detail
 
