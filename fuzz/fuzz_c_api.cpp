@@ -1842,7 +1842,7 @@ struct Fuzz {
 
   void aoi_op() {
     if (aoi == nullptr || one_in(40)) {
-      if (aoi == nullptr && one_in(4)) return aoi_null();
+      if (aoi == nullptr && one_in(16)) return aoi_null();  // every call refused: throws, which cost
       return aoi_create();
     }
     std::visit(
@@ -2117,7 +2117,7 @@ struct Fuzz {
 
   void streamer_op() {
     if (streamer == nullptr || one_in(40)) {
-      if (streamer == nullptr && one_in(4)) return streamer_null();
+      if (streamer == nullptr && one_in(16)) return streamer_null();  // every call refused: throws, which cost
       return streamer_create();
     }
     std::visit(
@@ -2369,7 +2369,7 @@ struct Fuzz {
     Slot& s = slots[static_cast<std::size_t>(t)];
     if (s.doomed) return;
     if (s.c == nullptr) {
-      if (one_in(6)) tree_null();
+      if (one_in(16)) tree_null();  // every call refused: throws, which cost
       else create_tree(s);
       return;
     }
