@@ -299,8 +299,8 @@ class Tree {
                                   std::to_string(boxes.size()) + " boxes");
     const std::size_t n = handles.size();
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-    // Below this many objects a thread, starting it costs more than its share saves (on a 2-core VM, moving boxes
-    // broke even at 60k objects on two threads and took 0.59x the time at 1M).
+    // Below this many objects a thread, starting it costs more than its share saves (measured on moving boxes:
+    // docs/dev/timings-from-code.md).
     constexpr std::size_t kPerThread = 32768;
     threads = unsigned(std::clamp<std::size_t>(n / kPerThread, 1, threads));
     if (config().placement == Placement::Leaves) threads = 1;
@@ -881,9 +881,8 @@ class Tree {
   }
 
   // Slots from which a batch move fetches each object's memory ahead of its turn. Below, what a move reads (some
-  // 60 bytes an object) stays in the L2 cache from frame to frame and the fetches only cost instructions: 1k
-  // moving boxes, clustered, moved in 13.2 us a frame without them against 14.9 with; at 10k, level; at 100k the
-  // fetches halve the time.
+  // 60 bytes an object) stays in the L2 cache from frame to frame and the fetches only cost instructions; above,
+  // they hide the cache misses of a move (docs/dev/timings-from-code.md).
   static constexpr std::size_t kPrefetchFrom = 8192;
 
   // Calls fn(i, slot) for the checked items [from, to) of a batch move, in order. From kPrefetchFrom slots on,
@@ -1178,10 +1177,9 @@ PairStats for_each_pair(const Tree<D, TA, S>& a, const Tree<D, TB, S>& b, Fn&& f
     Box<D, S> box;
     std::uint32_t id;
   };
-  // Outer subtrees of at most this many objects walk tb as one group. Measured on the benchmark's dense level
-  // (4 static boxes an actor, the actors moved every frame): against one group a node, groups of 512-8192 are
-  // 13-15% faster at 1k actors, 20-22% at 10k and 20-25% at 100k, within noise of each other; the cap bounds the
-  // scratch (the group's filtered ranges down one path of tb).
+  // Outer subtrees of at most this many objects walk tb as one group, sharing the descent that a group a node
+  // would repeat. Groups of 512-8192 measure alike (docs/dev/timings-from-code.md); the cap bounds the scratch
+  // (the group's filtered ranges down one path of tb).
   constexpr std::uint32_t kGroup = 1024;
   // The range of reach that the inner walk's node at one depth of the path keeps: [begin, end), the box around
   // those objects, and where free room starts above every range of the path down to it (top).

@@ -222,9 +222,9 @@ class ListArena {
   // Copies every list, in slot order, into a new array that replaces the old one: each list with an eighth of room
   // to grow. A repack made by list `grown` outgrowing the array gives that list room for `grown_cap` entries at
   // least and the array an eighth of spare room for lists that outgrow theirs; a renumbering packs the lists with
-  // no spare room. With lists that moved by doubling, an eighth of spare room made a repack every few dozen ticks
-  // of a random walk at 10k (a tick of 3-4 times the median); moving with a quarter more room, 200 ticks there
-  // made none (bench_peers --only aoi; 1.7 KB an entity after them, 2.0 with a quarter of room and spare room).
+  // no spare room. With lists that moved by doubling, an eighth of spare room made frequent repacks, each a slow
+  // tick; lists that move with a quarter more room make them rare, and a quarter of spare room would hold more
+  // memory for no fewer repacks.
   // The old array is freed rather than kept for the next repack: it is as large as every list together.
   void repack(std::uint32_t grown = ~0u, std::uint32_t grown_cap = 0) {
     auto room = [&](std::size_t s) {

@@ -62,8 +62,8 @@ void AoiWorld<S>::renumber() {
     for (std::uint32_t i = 0; i < rcand_.size(s); ++i) watchers[i] = new_of_[watchers[i]];
     std::uint32_t* list = cand_.data(s);
     // The lists keep their order: nothing needs them sorted (a watcher's events are sorted when it is evaluated).
-    // Sorting each by slot, for reading the targets' records front to back, made the renumbering tick 5x a median
-    // one with runners at 10k (bench_peers --only aoi) and no tick measurably faster.
+    // Sorting each by slot, for reading the targets' records front to back, made the renumbering tick several
+    // times slower and no tick measurably faster.
     for (std::uint32_t i = 0; i < cand_.size(s); ++i) list[i] = new_of_[list[i] & kSlotMask] | (list[i] & ~kSlotMask);
   }
   for (auto& entry : slot_of_) entry.second = new_of_[entry.second];

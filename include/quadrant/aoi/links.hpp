@@ -18,7 +18,7 @@
 // t's, so that w in reach of t's anchor follows), in t's own list, which holds w; the two may name others, some
 // twice. A world of equal radii where every entity is Both keeps its reverse lists empty: they held as many
 // entries as the candidate lists. Nothing searches a list to take an entry out (with a few hundred entries
-// per list, those searches were a fifth of a tick where entities re-anchor often): a re-anchoring marker rewrites
+// per list, those searches were a large part of a tick where entities re-anchor often): a re-anchoring marker rewrites
 // its own reverse list in the pass it makes anyway, link_watcher cleans a reverse list when it fills, and a watcher
 // drops its left-behind entries in the pass evaluate() makes anyway. Which watchers held s before s re-anchors is
 // known without the reverse list: exactly those eligible with in_range at s's old anchor (the forward lists are
@@ -113,7 +113,7 @@ Box<2, S> bounding_box(const Crescent<S>& c) noexcept {
   return c.box;
 }
 // Distances in double: to b's nearest point from the new anchor, to its farthest corner from the old one. Inlined:
-// the query calls it for every entry it meets, and g++ 12 kept it out of line (runners at 10k: ticks 3% faster).
+// the query calls it for every entry it meets, and g++ 12 kept it out of line.
 template <class S>
 QUADRANT_INLINE bool overlaps(const Crescent<S>& c, const Box<2, S>& b) noexcept {
   return quadrant::overlaps(c.box, b) && squared_distance_as<double>(c.new_at, b) <= c.reach2 &&

@@ -58,7 +58,7 @@ struct AoiSettings {
   /// Depth limit of the internal trees (see Config::max_depth).
   int max_depth = 8;
   /// Split threshold of the internal trees (see Config::split_threshold); must be >= 1. The default, 16, measured
-  /// best at 10k entities (8 and 32: up to 8% slower ticks and 3-6% more memory).
+  /// best at 10k entities, in tick time and in memory, against 8 and 32.
   int split_threshold = 16;
 };
 
@@ -298,7 +298,7 @@ class AoiWorld {
   // of relink, marking the entity as a watcher and as a target met (an entity may be both);
   // anchor_tick: the tick that last re-anchored it. What a re-anchor reads of the other entities it meets lies
   // here, not in their cold records: at 100k entities, where the records are far from the cache, reading the cold
-  // record of each watcher met cost a sixth of a tick with runners.
+  // record of each watcher met was a large part of a tick with runners.
   struct Anchor {
     Vec<2, S> at{};
     double reach = 0;
@@ -427,7 +427,7 @@ class AoiWorld {
   // The tree boxes of a slot around its anchor: its body (with room for the body box's rounding in S), and its
   // reach (with room for in_range's tolerance). The body box is not grown by the skin: query() grows its region
   // instead. Boxes grown by skin / 2 (60 units wide for the default skin at radius 100) sat in large loose nodes
-  // whose entries a re-anchor's crescent query tested (runners at 10k: 12.9-13.1 ms a tick then, 10.3 now).
+  // whose entries every re-anchor's crescent query tested, which slowed the ticks of runners.
   Box<2, S> body_box(std::uint32_t s) const {
     const double body = static_cast<double>(cold_[s].body_radius);
     const double mag = detail::aoi::max_abs(anchors_[s].at);
@@ -493,13 +493,12 @@ class AoiWorld {
   TreeType bodies_;  // every live entity with layers != 0: its body box around the anchor
   // Gives back the event buffers after a burst (the first tick's enter events, a wave of teleports) has been
   // delivered: when they have room for more than 8 events an entity and 4 times the events of the tick before, or
-  // for more than 4 times this tick's. A world that makes many events an entity at every tick keeps its buffers (at
-  // 100k entities, 38 a tick: a rule of 8 an entity alone gave back and regrew 90 MB at every tick); std::vector
-  // alone would keep a burst's size for good (3.2 KB an entity after the first tick of 10k entities in the bench,
-  // half of the world's memory; 0.2 KB at 1k, where the first tick makes 7 events an entity and a steady one 0.3).
-  // The entries left behind (left_, and their grouping in scratch_) likewise, beyond 4 an entity and 4 times the
-  // tick before's: a wave of re-anchors (runners at 10k, all starting at once) leaves 6 an entity behind, a steady
-  // tick 2 (at 100k, about 66, varying by half from tick to tick). Frees only, so it cannot throw.
+  // for more than 4 times this tick's. The test against the tick before keeps the buffers of a world that makes
+  // many events an entity at every tick (a rule of events an entity alone would give them back and regrow them at
+  // every tick); std::vector alone would keep a burst's size for good (after a first tick, a large part of the
+  // world's memory). The entries left behind (left_, and their grouping in scratch_) likewise, beyond 4 an
+  // entity and 4 times the tick before's: a wave of re-anchors (runners all starting at once) leaves several an
+  // entity behind, a steady tick fewer. Frees only, so it cannot throw.
   void release_burst() noexcept {
     auto beyond = [&](std::size_t held, std::size_t before, std::size_t per_entity) {
       return held > per_entity * live_count_ + 1024 && held > 4 * before + 1024;

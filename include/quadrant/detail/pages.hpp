@@ -3,8 +3,8 @@
 // for direct inclusion.
 //
 // A tree of a million objects holds some 60 MB in a handful of arrays (entries, records, nodes, references). Built
-// in fresh memory, each 4 KB page of them costs a page fault when first written, and on a virtual machine a fault
-// can cost 10 us or more: a 1M build spent most of its time in 15-17 thousand of them. Walks that jump about such
+// in fresh memory, each 4 KB page of them costs a page fault when first written, and on a virtual machine the
+// faults can take most of a large build's time (docs/dev/timings-from-code.md). Walks that jump about such
 // arrays also miss the TLB on most pages. A 2 MB page costs one fault and one TLB entry for 512 small ones.
 // Linux hands out such pages to memory that asks for them (madvise(MADV_HUGEPAGE)) when transparent huge pages
 // are set to "madvise", the default of many distributions; "always" gives them anyway, "never" never. Only the

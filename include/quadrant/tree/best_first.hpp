@@ -11,8 +11,8 @@
 //   bound()            nodes and objects with a larger key are out of reach (k nearest: the k-th best so far).
 //   accepts(key, id)   a cheap early test before the duplicate rule (k nearest: would it enter the best k?).
 // Results that collect start with a descent to the leaf nearest by key, whose objects give the bound a value
-// before the first sibling is pushed (1M points, 1-NN: 10-15% less time than starting from an empty bound), and
-// the walk then starts from that path, not from the root again (5-10% less).
+// before the first sibling is pushed (so most siblings on the path are pruned, never pushed), and the walk then
+// starts from that path, not from the root again.
 #pragma once
 
 #include <algorithm>
@@ -118,7 +118,7 @@ void best_first(P, const NodeStore<D, S>& store, std::uint32_t layers, NodeKey&&
     std::optional<K> key_n = store.reaches(n, layers) ? node_key(n) : std::nullopt;
     // The walk up reads the cell of each node it leaves for its clearance, starting with home's: ask for the cell
     // of every node the descent reaches, so that the miss overlaps the descent and home's scan instead of following
-    // them (1M points, 1-NN: a fifth of the samples waited on it).
+    // them.
     if constexpr (kClears) store.prefetch_cell(n);
     while (key_n && !store.is_leaf(n)) {
       std::uint32_t next = kNone;
@@ -249,7 +249,7 @@ class KBestResults {
 
  private:
   // A function object, not a function: std's heap algorithms take the comparator by value, and g++ did not inline
-  // a function pointer through them (10-NN: a twelfth of the samples in calls to it).
+  // a function pointer through them.
   struct Better {
     bool operator()(const Found& a, const Found& b) const noexcept {
       return a.key < b.key || (a.key == b.key && a.id < b.id);

@@ -295,8 +295,8 @@ class NodeStore {
   //
   // A cell also holds where the entries of a leaf under it began when the table was made (the leaf holding the most
   // of the cell's node's entries), so home_of can ask for them without first reading the node's record: one link
-  // fewer in the chain of misses a search starts with (1M points, 1-NN: 5-10% less time). It is only a hint: a
-  // range that moved since leaves it stale, which costs a wasted prefetch, never a wrong answer.
+  // fewer in the chain of misses a search starts with. It is only a hint: a range that moved since leaves it stale,
+  // which costs a wasted prefetch, never a wrong answer.
   void index_homes() noexcept {
     homes_.clear();
     std::size_t live = 0;
