@@ -178,7 +178,8 @@ class Tree {
   /// memory, which speeds up the queries that follow. Sets handles[i] to the handle of the i-th item; handle
   /// indices follow the objects' places in space, not the items' order. Every handle of the old contents goes
   /// stale. Throws std::invalid_argument naming the first bad item (a NaN or infinite coordinate, min > max, layer
-  /// mask 0) with the tree unchanged; if a value's constructor throws or memory runs out, the tree is left empty.
+  /// mask 0) with the tree unchanged; if memory runs out before the old contents go, unchanged too; if a value's
+  /// constructor throws or memory runs out after, the tree is left empty.
   /// O(N + entries × depth). Its scratch (about 8 bytes an object under Loose and Parent, 60 under Leaves) stays
   /// with the calling thread for the next build, so a tree rebuilt every frame allocates nothing once warm (given
   /// handles' capacity); quadrant::release_scratch() hands it back after building a large tree that stays.

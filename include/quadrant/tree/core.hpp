@@ -701,7 +701,8 @@ class TreeCore {
     }
     double nodes = 0, level_nodes = 1;
     for (int d = 0; d <= levels; ++d, level_nodes *= fanout) nodes += level_nodes;
-    // 2^24 nodes is already about 1.5 GB for an octree of floats; beyond that a full tree is a mistake, not a grid.
+    // 2^24 nodes is already about 1.9 GB for an octree of floats (112 bytes a node: its 40-byte Node and three
+    // 24-byte boxes, cell, bounds and fit); beyond that a full tree is a mistake, not a grid.
     if (nodes > double{1u << 24}) {
       // Printed from double: the counts can exceed any integer type (an octree of depth 30 has ~1.4e27 nodes).
       auto number = [](double x) {
