@@ -1,19 +1,28 @@
 // SPDX-License-Identifier: MIT
 // quadrant's WebAssembly package against the JavaScript spatial libraries people install, in one node process on
-// the same data: @timohausmann/quadtree-js (the quadtree of most tutorials), rbush (a dynamic R-tree) and
-// flatbush (a static packed R-tree). Two workloads, as bench_peers runs them natively (bench/scene.hpp):
+// the same data: @timohausmann/quadtree-js (the quadtree of most tutorials), rbush (a dynamic R-tree), flatbush (a
+// static packed R-tree), and for points d3-quadtree (a point quadtree) and kdbush (a static k-d tree of points).
+// Three workloads; the first two as bench_peers runs them natively (bench/scene.hpp):
 //   moving   N boxes moving and bouncing; every frame: update the structure, then report every overlapping pair
 //   static   N boxes built once (timed), then 1000 windows covering 0.01% and 1% of the world
-// Every contender's answer (pair or hit count and an order-free checksum) must equal the others', or the run fails.
-// Times are medians: of the frames (moving), of --runs repetitions (static). Results: docs/web.md.
+//   points   N points built once (timed), then 1000 windows covering 0.01% and 1% of the world, and 10000
+//            nearest-neighbour (1-NN) queries
+// Every contender's answer (pair or hit count and an order-free checksum; for 1-NN the distance to the point found,
+// query by query, not its id: ties) must equal the others', or the run fails.
+// Times are medians: of the frames (moving), of --runs repetitions (static; points: builds, and for queries the
+// passes of every repetition, see passes()). Results: docs/web.md.
 //
-//   node bench/bench.mjs [--quick] [--runs 5] [--json out.json]
+//   node bench/bench.mjs [--quick] [--runs 5] [--json out.json] [--only moving,static,points]
 import { parseArgs } from 'node:util';
 import os from 'node:os';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 
 import Flatbush from 'flatbush';
 import RBush from 'rbush';
 import Quadtree from '@timohausmann/quadtree-js';
+import { quadtree as d3Quadtree } from 'd3-quadtree';
+import KDBush from 'kdbush';
 
 import load from '../quadrant.mjs';
 
@@ -26,6 +35,9 @@ const { values: args } = parseArgs({
   },
 });
 const runs = Number(args.runs);
+// A full collection before each points contender's build, so that none is timed collecting another's garbage.
+v8.setFlagsFromString('--expose-gc');
+const collect = vm.runInNewContext('gc');
 const q = await load();
 
 // ---- data (the native benchmark's scene: bench/scene.hpp) ----
@@ -370,9 +382,213 @@ function benchStatic(rows) {
   }
 }
 
+// ---- points: N points, built once (timed), then windows and nearest neighbours ----
+// Each contender's build starts from the same two arrays of coordinates (float values: quadrant's float tree keeps
+// them exactly) and makes its own input from them inside the timed build: quadrant a box of zero size per point,
+// rbush an item per point, d3-quadtree an array of the ids.
+
+class PointScene {
+  constructor(n, seed) {
+    const r = rng(seed);
+    this.n = n;
+    this.world = worldFor(n);
+    this.xs = new Float64Array(n);
+    this.ys = new Float64Array(n);
+    for (let i = 0; i < n; ++i) {
+      this.xs[i] = Math.fround(r.uniform(0, this.world[2]));
+      this.ys[i] = Math.fround(r.uniform(0, this.world[3]));
+    }
+  }
+}
+
+/** count query points in the world, float values. */
+function queryPoints(world, count, seed) {
+  const r = rng(seed), out = new Float64Array(2 * count);
+  for (let i = 0; i < count; ++i) {
+    out[2 * i] = Math.fround(r.uniform(0, world[2]));
+    out[2 * i + 1] = Math.fround(r.uniform(0, world[3]));
+  }
+  return out;
+}
+
+// Each contender: query(w, k, ans) reports the window's hits; nearest(x, y) returns the id of a nearest point, or is
+// absent when the library has none (kdbush: its k-NN is geokdbush, on the sphere; rbush: its k-NN is rbush-knn, a
+// separate package); a nearest written here on top of their arrays would be our code, not theirs.
+const pointers = {
+  'quadrant (assign + queryBox / nearest)': (s, scalar) => {
+    const { n, xs, ys } = s, boxes = new Float64Array(4 * n);
+    for (let i = 0; i < n; ++i) {
+      boxes[4 * i] = boxes[4 * i + 2] = xs[i];
+      boxes[4 * i + 1] = boxes[4 * i + 3] = ys[i];
+    }
+    const tree = new q.QuadTree({ world: s.world, scalar, maxDepth: depthFor(n) });
+    tree.assign(boxes);
+    const out = [];
+    return {
+      query(w, k, ans) {
+        tree.queryBox(w[0], w[1], w[2], w[3], undefined, out);
+        for (let i = 0; i < out.length; ++i) ans.hit(k, out[i]);
+      },
+      nearest(x, y) { return tree.nearest(x, y, 1)[0].value; },
+      dispose() { tree.dispose(); },
+    };
+  },
+  'flatbush (search / neighbors)': (s) => {
+    const { n, xs, ys } = s, index = new Flatbush(n);
+    for (let i = 0; i < n; ++i) index.add(xs[i], ys[i]);
+    index.finish();
+    return {
+      query(w, k, ans) { for (const i of index.search(w[0], w[1], w[2], w[3])) ans.hit(k, i); },
+      nearest(x, y) { return index.neighbors(x, y, 1)[0]; },
+      dispose() {},
+    };
+  },
+  'kdbush (range)': (s) => {
+    const { n, xs, ys } = s, index = new KDBush(n);
+    for (let i = 0; i < n; ++i) index.add(xs[i], ys[i]);
+    index.finish();
+    return {
+      query(w, k, ans) { for (const i of index.range(w[0], w[1], w[2], w[3])) ans.hit(k, i); },
+      dispose() {},
+    };
+  },
+  'd3-quadtree (addAll + visit / find)': (s) => {
+    // The ids as the data, with accessors into the coordinate arrays: find() ran 2-3x faster with them than with an
+    // [x, y, id] array per point (d3's default input), the build as fast (1M points; the faster form for the peer).
+    const { n, xs, ys } = s, ids = new Array(n);
+    for (let i = 0; i < n; ++i) ids[i] = i;
+    const tree = d3Quadtree().x((i) => xs[i]).y((i) => ys[i]).addAll(ids);
+    return {
+      // d3-quadtree has no window query: visit() walks the tree and the callback prunes by the cell (returning true
+      // skips its children) and tests a leaf's points (coincident points are a list through .next).
+      query(w, k, ans) {
+        const [x0, y0, x1, y1] = w;
+        tree.visit((node, cx0, cy0, cx1, cy1) => {
+          if (!node.length) {
+            do {
+              const i = node.data, x = xs[i], y = ys[i];
+              if (x >= x0 && x <= x1 && y >= y0 && y <= y1) ans.hit(k, i);
+            } while ((node = node.next));
+          }
+          return cx0 > x1 || cy0 > y1 || cx1 < x0 || cy1 < y0;
+        });
+      },
+      nearest(x, y) { return tree.find(x, y); },
+      dispose() {},
+    };
+  },
+  'rbush (load + search)': (s) => {
+    const { n, xs, ys } = s, items = new Array(n);
+    for (let i = 0; i < n; ++i) items[i] = { minX: xs[i], minY: ys[i], maxX: xs[i], maxY: ys[i], id: i };
+    const tree = new RBush().load(items);
+    const bbox = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+    return {
+      query(w, k, ans) {
+        bbox.minX = w[0]; bbox.minY = w[1]; bbox.maxX = w[2]; bbox.maxY = w[3];
+        for (const it of tree.search(bbox)) ans.hit(k, it.id);
+      },
+      dispose() {},
+    };
+  },
+};
+
+// The contenders take turns within each repetition (not one contender's repetitions in a row), so that a slower spell
+// of a shared machine falls on all of them. An untimed round comes first at each size: it warms the JIT and
+// WebAssembly's optimizing tier, and grows the WebAssembly memory to the size (a cost of the first build in an
+// instance alone, later builds reuse it: the first 1M build spent 0.6-1.1 s in WebAssembly, later ones 0.26-0.35 s).
+// A full collection precedes each build. A query set is timed as passes over the same structure: see passes().
+
+/** Runs fn once untimed, then times passes of it: as many as fit in about 200 ms, 1 to 9. The first pass over a
+ * fresh structure ran up to 2-7x slower, for every contender, and a pass of a few ms is often preempted on a loaded
+ * 2-core VM (one of 7 runs at 2.2 ms, the next at 10): the median over many passes of every run is what holds still.
+ * Returns [ms, fn's result] per timed pass. */
+function passes(fn) {
+  const first = time(fn), count = Math.max(1, Math.min(9, Math.floor(200 / Math.max(first, 1e-3))));
+  const out = [];
+  for (let i = 0; i < count; ++i) {
+    let result;
+    out.push([time(() => { result = fn(); }), result]);
+  }
+  return out;
+}
+
+function benchPoints(rows) {
+  const sizes = args.quick ? [100000] : [100000, 1000000];
+  const nnCount = 10000, nn = '1-NN';
+  const contenders = [];
+  for (const [name, make] of Object.entries(pointers)) {
+    for (const scalar of name.startsWith('quadrant') ? ['float', 'double'] : [null]) {
+      contenders.push({ label: scalar ? name.replace('quadrant', `quadrant ${scalar}`) : name, make: (s) => make(s, scalar) });
+    }
+  }
+  for (const n of sizes) {
+    const scene = new PointScene(n, 11);
+    const cases = [['windows of 0.01%', windows(scene.world, 1000, 0.0001, 12)], ['windows of 1%', windows(scene.world, 1000, 0.01, 13)]]
+      .map(([label, ws]) => [label, ws.map((w) => w.map(Math.fround))]);
+    const probes = queryPoints(scene.world, nnCount, 14);
+    const references = {};
+    let nnReference = null, nnReferenceLabel = null;
+    const samples = new Map(contenders.map((c) => [c.label, { build: [], 'windows of 0.01%': [], 'windows of 1%': [], [nn]: [] }]));
+    for (let r = -1; r < runs; ++r) {
+      for (const { label, make } of contenders) {
+        const times = samples.get(label);
+        let c;
+        collect();
+        const build = time(() => { c = make(scene); });
+        if (r >= 0) times.build.push(build);
+        for (const [caseLabel, ws] of cases) {
+          for (const [t, ans] of passes(() => { const ans = new Answer(); ws.forEach((w, k) => c.query(w, k, ans)); return ans; })) {
+            if (r >= 0) times[caseLabel].push(t);
+            if (!references[caseLabel]) references[caseLabel] = ans;
+            else if (!references[caseLabel].same(ans)) throw new Error(`points ${n} ${caseLabel}: ${label} disagrees (${ans.count} hits vs ${references[caseLabel].count})`);
+          }
+        }
+        if (c.nearest) {
+          const find = () => {
+            const ids = new Int32Array(nnCount);
+            for (let k = 0; k < nnCount; ++k) ids[k] = c.nearest(probes[2 * k], probes[2 * k + 1]);
+            return ids;
+          };
+          for (const [t, ids] of passes(find)) {
+            if (r >= 0) times[nn].push(t);
+            // The distance to the point found, in double whatever the contender computes in: equal ids give equal
+            // distances, and a tie between two points at the same distance is no disagreement.
+            const dist = new Float64Array(nnCount);
+            for (let k = 0; k < nnCount; ++k) dist[k] = Math.hypot(scene.xs[ids[k]] - probes[2 * k], scene.ys[ids[k]] - probes[2 * k + 1]);
+            if (!nnReference) { nnReference = dist; nnReferenceLabel = label; }
+            for (let k = 0; k < nnCount; ++k) {
+              if (dist[k] !== nnReference[k]) {
+                throw new Error(`points ${n} ${nn} query ${k}: ${label} found a point at ${dist[k]}, ${nnReferenceLabel} at ${nnReference[k]}`);
+              }
+            }
+          }
+        }
+        c.dispose();
+      }
+    }
+    for (const caseLabel of ['build', 'windows of 0.01%', 'windows of 1%', nn]) {
+      const entries = [];
+      for (const { label } of contenders) {
+        const ts = samples.get(label)[caseLabel];
+        if (ts.length) entries.push({ label, ms: median(ts), frames: ts.length, samples: ts.map((t) => +t.toFixed(3)) });
+      }
+      const unit = caseLabel === 'build' ? 'ms build' : caseLabel === nn ? `ms/${nnCount} queries` : 'ms/1000 queries';
+      rows.push({ workload: `points ${caseLabel}`, n, unit, entries });
+    }
+    for (const { label } of contenders) {
+      const t = samples.get(label), m = (k) => median(t[k]).toFixed(2);
+      process.stderr.write(`points ${n} ${label}: build ${m('build')} ms, windows of 0.01% ${m('windows of 0.01%')} ms, ` +
+        `windows of 1% ${m('windows of 1%')} ms, ${t[nn].length ? `${nn} ${m(nn)} ms` : `no ${nn}`}\n`);
+    }
+  }
+}
+
 const rows = [];
-if (!args.only || args.only === 'moving') benchMoving(rows);
-if (!args.only || args.only === 'static') benchStatic(rows);
+const only = args.only ? args.only.split(',') : null;
+for (const w of only ?? []) if (!['moving', 'static', 'points'].includes(w)) throw new Error(`--only: no workload '${w}'`);
+if (!only || only.includes('moving')) benchMoving(rows);
+if (!only || only.includes('static')) benchStatic(rows);
+if (!only || only.includes('points')) benchPoints(rows);
 
 // The table: each contender's median and its ratio to quadrant's best variant on that row.
 console.log(`quadrant ${q.version} (WebAssembly) in node ${process.version}, ${os.cpus()[0].model}, ${os.cpus().length} cores`);
