@@ -6,7 +6,7 @@
 /// Major version: bumped for changes that break the public API.
 #define QUADRANT_VERSION_MAJOR 0
 /// Minor version: bumped for new features that keep the API compatible.
-#define QUADRANT_VERSION_MINOR 2
+#define QUADRANT_VERSION_MINOR 3
 /// Patch version: bumped for fixes only.
 #define QUADRANT_VERSION_PATCH 0
 /// The version as one number, MAJOR * 10000 + MINOR * 100 + PATCH, for comparisons in #if.
@@ -14,5 +14,5 @@
 
 namespace quadrant {
 /// The version as a string, "MAJOR.MINOR.PATCH".
-inline constexpr const char* version_string = "0.2.0";
+inline constexpr const char* version_string = "0.3.0";
 }  // namespace quadrant

@@ -69,7 +69,7 @@ extern "C" {
 
 /** The version of this header; quadrant_version() gives the library's. */
 #define QUADRANT_C_VERSION_MAJOR 0
-#define QUADRANT_C_VERSION_MINOR 2
+#define QUADRANT_C_VERSION_MINOR 3
 #define QUADRANT_C_VERSION_PATCH 0
 
 /** What a call did. */
