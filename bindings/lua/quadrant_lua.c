@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The Lua 5.4 module `quadrant` over the C API: `local quadrant = require "quadrant"`. A tree is a full userdata
+/* The Lua module `quadrant` (Lua 5.1, 5.3, 5.4, LuaJIT 2.1) over the C API: `local quadrant = require "quadrant"`. A tree is a full userdata
  * with methods; boxes are arrays {minx, miny, maxx, maxy} (2D) or {minx, miny, minz, maxx, maxy, maxz} (3D);
  * values are any Lua values, kept in a table beside the tree (the C tree stores a key into it) and released on
  * erase and clear. Library errors are raised as Lua errors with the library's message.
@@ -16,6 +16,103 @@
 
 #include "quadrant/c/quadrant.h"
 
+/* ---- compatibility: Lua 5.1, LuaJIT 2.1 (LUA_VERSION_NUM 501), 5.3 (503) and 5.4 (504) ----
+ * The module is written against 5.4; below, the few calls the older versions lack. Every helper has a ql_ name of
+ * its own (LuaJIT 2.1 already has some 5.2 calls, which must not be defined twice).
+ *
+ * Integers: 5.3 and 5.4 have 64-bit integers; 5.1 and LuaJIT have only doubles, exact up to 2^53. There,
+ * ql_checkinteger refuses a number with a fraction (as 5.3's luaL_checkinteger does, where 5.1's truncates), and
+ * handles are numbers below 2^53 (see push_handle). */
+#if LUA_VERSION_NUM < 503
+#define QL_INTEGERS 0 /* numbers are doubles */
+#else
+#define QL_INTEGERS 1
+#endif
+#ifndef LUA_OK
+#define LUA_OK 0
+#endif
+
+#if LUA_VERSION_NUM >= 504
+#define ql_newuserdata(L, size, nuv) lua_newuserdatauv(L, size, nuv)
+#define ql_getuservalue(L, at) ((void)lua_getiuservalue(L, at, 1))
+#define ql_setuservalue(L, at) ((void)lua_setiuservalue(L, at, 1))
+#elif LUA_VERSION_NUM == 503
+#define ql_newuserdata(L, size, nuv) lua_newuserdata(L, size)
+#define ql_getuservalue(L, at) ((void)lua_getuservalue(L, at))
+#define ql_setuservalue(L, at) lua_setuservalue(L, at)
+#else /* 5.1, LuaJIT: a userdata's environment table holds what 5.4 keeps in its user value */
+#define ql_newuserdata(L, size, nuv) lua_newuserdata(L, size)
+#define ql_getuservalue(L, at) lua_getfenv(L, at)
+#define ql_setuservalue(L, at) ((void)lua_setfenv(L, at))
+#endif
+
+#if LUA_VERSION_NUM >= 503
+#define ql_geti(L, at, i) ((void)lua_geti(L, at, i))
+#define ql_seti(L, at, i) lua_seti(L, at, i)
+#define ql_tonumberx(L, at, isnum) lua_tonumberx(L, at, isnum)
+#define ql_setfuncs(L, funcs) luaL_setfuncs(L, funcs, 0)
+#define ql_newlib(L, funcs) luaL_newlib(L, funcs)
+#define ql_setmetatable(L, name) luaL_setmetatable(L, name)
+#define ql_tolstring(L, at) luaL_tolstring(L, at, NULL)
+#define ql_len(L, at) luaL_len(L, at)
+#define ql_checkinteger(L, at) luaL_checkinteger(L, at)
+#define ql_optinteger(L, at, def) luaL_optinteger(L, at, def)
+#define QL_INT_FMT "%I"
+#define QL_INT_ARG(v) ((LUAI_UACINT)(v))
+#else
+static int ql_absindex(lua_State* L, int at) { return at > 0 || at <= LUA_REGISTRYINDEX ? at : lua_gettop(L) + at + 1; }
+/* t[i] with t at `at`; i as a number (exact below 2^53), so keys beyond an int work too. */
+static void ql_geti(lua_State* L, int at, lua_Integer i) {
+  at = ql_absindex(L, at);
+  lua_pushnumber(L, (lua_Number)i);
+  lua_gettable(L, at);
+}
+static void ql_seti(lua_State* L, int at, lua_Integer i) { /* t[i] = the value on top, popped */
+  at = ql_absindex(L, at);
+  lua_pushnumber(L, (lua_Number)i);
+  lua_insert(L, -2);
+  lua_settable(L, at);
+}
+static lua_Number ql_tonumberx(lua_State* L, int at, int* isnum) {
+  *isnum = lua_isnumber(L, at);
+  return *isnum ? lua_tonumber(L, at) : 0;
+}
+static void ql_setfuncs(lua_State* L, const luaL_Reg* funcs) {
+  for (; funcs->name != NULL; ++funcs) {
+    lua_pushcfunction(L, funcs->func);
+    lua_setfield(L, -2, funcs->name);
+  }
+}
+#define ql_newlib(L, funcs) (lua_newtable(L), ql_setfuncs(L, funcs))
+static void ql_setmetatable(lua_State* L, const char* name) {
+  luaL_getmetatable(L, name);
+  lua_setmetatable(L, -2);
+}
+/* Enough of 5.2's luaL_tolstring for messages: strings and numbers as themselves, else the type's name. */
+static const char* ql_tolstring(lua_State* L, int at) {
+  const int type = lua_type(L, at);
+  if (type == LUA_TSTRING || type == LUA_TNUMBER) {
+    lua_pushvalue(L, at);
+    return lua_tostring(L, -1);
+  }
+  if (type == LUA_TBOOLEAN) return lua_pushstring(L, lua_toboolean(L, at) ? "true" : "false"), lua_tostring(L, -1);
+  return lua_pushfstring(L, "%s: %p", luaL_typename(L, at), lua_topointer(L, at));
+}
+#define ql_len(L, at) ((lua_Integer)lua_objlen(L, at))
+/* 5.3's luaL_checkinteger over doubles: a number with a fraction, or beyond +-2^63, is an error, not truncated. */
+static lua_Integer ql_checkinteger(lua_State* L, int at) {
+  const lua_Number v = luaL_checknumber(L, at);
+  if (floor(v) != v || !(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
+    luaL_argerror(L, at, "number has no integer representation");
+  return (lua_Integer)v;
+}
+static lua_Integer ql_optinteger(lua_State* L, int at, lua_Integer def) {
+  return lua_isnoneornil(L, at) ? def : ql_checkinteger(L, at);
+}
+#define QL_INT_FMT "%f" /* 5.1's lua_pushfstring has no %I; its %f prints a whole number without a fraction */
+#define QL_INT_ARG(v) ((lua_Number)(v))
+#endif
+
 #define TREE_META "quadrant.Tree"
 
 typedef struct {
@@ -27,6 +124,11 @@ typedef struct {
   uint64_t* keys;
   size_t capacity;
   int delivering; /* query functions running now: a nested query gets its own scratch, destroy is refused */
+#if !QL_INTEGERS
+  quadrant_handle* slots; /* each slot's latest C handle, indexed by slot (the handle's low 32 bits - 1) */
+  size_t slot_count;      /* the table's size */
+  size_t slots_used;      /* 1 + the highest slot seen */
+#endif
 } LTree;
 
 /* ---- helpers ---- */
@@ -47,8 +149,8 @@ static void read_numbers(lua_State* L, int at, double* out, int n, const char* w
   luaL_checktype(L, at, LUA_TTABLE);
   for (i = 0; i < n; ++i) {
     int isnum = 0;
-    lua_geti(L, at, i + 1);
-    out[i] = (double)lua_tonumberx(L, -1, &isnum);
+    ql_geti(L, at, i + 1);
+    out[i] = (double)ql_tonumberx(L, -1, &isnum);
     if (!isnum) luaL_error(L, "quadrant: %s needs %d numbers; element %d is %s", what, n, i + 1, luaL_typename(L, -1));
     lua_pop(L, 1);
   }
@@ -64,16 +166,16 @@ static void push_box(lua_State* L, int dims, const double* min, const double* ma
   lua_createtable(L, 2 * dims, 0);
   for (i = 0; i < dims; ++i) {
     lua_pushnumber(L, min[i]);
-    lua_seti(L, -2, i + 1);
+    ql_seti(L, -2, i + 1);
     lua_pushnumber(L, max[i]);
-    lua_seti(L, -2, dims + i + 1);
+    ql_seti(L, -2, dims + i + 1);
   }
 }
 /* A layer mask: 32 bits (0 .. 0xffffffff), or -1 for every layer. */
 static uint32_t check_layers(lua_State* L, int at) {
-  const lua_Integer v = luaL_checkinteger(L, at);
+  const lua_Integer v = ql_checkinteger(L, at);
   if (v < -1 || v > (lua_Integer)0xffffffffu)
-    luaL_error(L, "quadrant: layer mask %I is outside 32 bits (0 .. 0xffffffff, or -1 for every layer)", v);
+    luaL_error(L, "quadrant: layer mask " QL_INT_FMT " is outside 32 bits (0 .. 0xffffffff, or -1 for every layer)", QL_INT_ARG(v));
   return (uint32_t)(v & 0xffffffff);
 }
 static uint32_t opt_layers(lua_State* L, int at) { return lua_isnoneornil(L, at) ? 0xffffffffu : check_layers(L, at); }
@@ -88,16 +190,71 @@ static void check_keys(lua_State* L, int at, const char* const* known, const cha
       for (i = 0; known[i] != NULL && !ok; ++i) ok = strcmp(lua_tostring(L, -2), known[i]) == 0;
     if (!ok) {
       lua_pop(L, 1);
-      luaL_error(L, "quadrant: %s{...}: unknown key %s", what, luaL_tolstring(L, -1, NULL));
+      luaL_error(L, "quadrant: %s{...}: unknown key %s", what, ql_tolstring(L, -1));
     }
     lua_pop(L, 1);
   }
 }
 
 /* The tree's values table (its user value) onto the stack. */
-static void push_values(lua_State* L, int tree_at) { lua_getiuservalue(L, tree_at, 1); }
+static void push_values(lua_State* L, int tree_at) { ql_getuservalue(L, tree_at); }
 
-static quadrant_handle check_handle(lua_State* L, int at) { return (quadrant_handle)luaL_checkinteger(L, at); }
+/* Handles. Lua 5.3 and 5.4: the C handle itself, a 64-bit integer. Lua 5.1 and LuaJIT, whose numbers are doubles:
+ * a number below 2^53, exact: the C handle's low 53 bits, that is the slot + 1 (low 32 bits) and the low 21 bits of
+ * the slot's generation plus the tree's key. The tree keeps each slot's latest C handle to give the library back.
+ * As in the JavaScript binding, a handle kept while its slot is reused 2^21 times would name the new object, and
+ * another tree's handle is told apart by 21 bits of its key, not 32. */
+#define QL_HANDLE_BITS ((((uint64_t)1) << 53) - 1)
+static void push_handle(lua_State* L, quadrant_handle h) {
+#if QL_INTEGERS
+  lua_pushinteger(L, (lua_Integer)h);
+#else
+  lua_pushnumber(L, (lua_Number)(h & QL_HANDLE_BITS));
+#endif
+}
+#if !QL_INTEGERS
+/* The C handle for the Lua handle `bits`: the slot's latest when its low 53 bits match, else bits itself (which
+ * names no object then: the library refuses it as stale or foreign). */
+static quadrant_handle full_handle(const LTree* t, uint64_t bits) {
+  const uint64_t slot = (bits & 0xffffffffu) - 1;
+  if ((bits & 0xffffffffu) != 0 && slot < t->slot_count && (t->slots[slot] & QL_HANDLE_BITS) == bits)
+    return t->slots[slot];
+  return bits;
+}
+/* Grows the slot table to hold n slots (new ones name nothing). */
+static int reserve_slots(LTree* t, size_t n) {
+  quadrant_handle* slots;
+  size_t want = t->slot_count > 0 ? t->slot_count : 16;
+  if (n <= t->slot_count) return 1;
+  while (want < n) want *= 2;
+  slots = (quadrant_handle*)realloc(t->slots, want * sizeof *slots);
+  if (slots == NULL) return 0;
+  memset(slots + t->slot_count, 0, (want - t->slot_count) * sizeof *slots);
+  t->slots = slots;
+  t->slot_count = want;
+  return 1;
+}
+#endif
+/* The handle a Lua value names, or 0 (no object) for a value that is no handle. */
+static quadrant_handle to_handle(lua_State* L, const LTree* t, int at) {
+#if QL_INTEGERS
+  (void)t;
+  return lua_isinteger(L, at) ? (quadrant_handle)lua_tointeger(L, at) : 0;
+#else
+  const lua_Number v = lua_type(L, at) == LUA_TNUMBER ? lua_tonumber(L, at) : 0;
+  if (!(v >= 1 && v <= (lua_Number)QL_HANDLE_BITS) || floor(v) != v) return 0;
+  return full_handle(t, (uint64_t)v);
+#endif
+}
+static quadrant_handle check_handle(lua_State* L, const LTree* t, int at) {
+#if QL_INTEGERS
+  (void)t;
+  return (quadrant_handle)ql_checkinteger(L, at);
+#else
+  const lua_Integer v = ql_checkinteger(L, at);
+  return v >= 1 && (uint64_t)v <= QL_HANDLE_BITS ? full_handle(t, (uint64_t)v) : (quadrant_handle)v;
+#endif
+}
 
 /* Runs the query into the tree's scratch, growing it until everything fits; returns the count. Inside a query
  * function of the same tree (t->delivering), whose loop still reads the scratch, the results go to a buffer of
@@ -107,8 +264,8 @@ static size_t run_query(lua_State* L, LTree* t, const quadrant_shape* shape, uin
   size_t count = 0;
   if (t->delivering > 0) {
     raise_status(L, quadrant_tree_query_into(t->tree, shape, layers, NULL, NULL, 0, &count));
-    *handles = (quadrant_handle*)lua_newuserdatauv(L, (count > 0 ? count : 1) * sizeof **handles, 0);
-    *keys = (uint64_t*)lua_newuserdatauv(L, (count > 0 ? count : 1) * sizeof **keys, 0);
+    *handles = (quadrant_handle*)ql_newuserdata(L, (count > 0 ? count : 1) * sizeof **handles, 0);
+    *keys = (uint64_t*)ql_newuserdata(L, (count > 0 ? count : 1) * sizeof **keys, 0);
     raise_status(L, quadrant_tree_query_into(t->tree, shape, layers, *handles, *keys, count, &count));
     return count;
   }
@@ -144,8 +301,8 @@ static int deliver(lua_State* L, LTree* t, size_t count, int fn_at, const quadra
     ++t->delivering;
     for (i = 0; i < count; ++i) {
       lua_pushvalue(L, fn_at);
-      lua_geti(L, -2, (lua_Integer)keys[i]);
-      lua_pushinteger(L, (lua_Integer)handles[i]);
+      ql_geti(L, -2, (lua_Integer)keys[i]);
+      push_handle(L, handles[i]);
       if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
         --t->delivering;
         return lua_error(L);
@@ -163,8 +320,8 @@ static int deliver(lua_State* L, LTree* t, size_t count, int fn_at, const quadra
   }
   lua_createtable(L, (int)count, 0);
   for (i = 0; i < count; ++i) {
-    lua_geti(L, -2, (lua_Integer)keys[i]);
-    lua_seti(L, -2, (lua_Integer)(i + 1));
+    ql_geti(L, -2, (lua_Integer)keys[i]);
+    ql_seti(L, -2, (lua_Integer)(i + 1));
   }
   return 1;
 }
@@ -194,7 +351,7 @@ static int finish_query(lua_State* L, LTree* t, const quadrant_shape* shape, int
 static lua_Integer field_integer(lua_State* L, const char* key, lua_Integer def) {
   lua_Integer v;
   lua_getfield(L, 1, key);
-  v = luaL_optinteger(L, -1, def);
+  v = ql_optinteger(L, -1, def);
   lua_pop(L, 1);
   return v;
 }
@@ -250,13 +407,13 @@ static int l_new(lua_State* L) {
   else if (strcmp(placement, "leaves") == 0) config.placement = QUADRANT_LEAVES;
   else return luaL_error(L, "quadrant: placement is \"%s\", not \"loose\", \"parent\" or \"leaves\"", placement);
 
-  t = (LTree*)lua_newuserdatauv(L, sizeof(LTree), 1);
+  t = (LTree*)ql_newuserdata(L, sizeof(LTree), 1);
   memset(t, 0, sizeof *t);
   t->dims = dims;
   t->next_key = 1;
-  luaL_setmetatable(L, TREE_META);
+  ql_setmetatable(L, TREE_META);
   lua_newtable(L);
-  lua_setiuservalue(L, -2, 1);
+  ql_setuservalue(L, -2);
   raise_status(L, quadrant_tree_create(&config, &t->tree));
   return 1;
 }
@@ -272,8 +429,12 @@ static int l_destroy(lua_State* L) {
   free(t->handles);
   free(t->keys);
   t->handles = NULL, t->keys = NULL, t->capacity = 0;
+#if !QL_INTEGERS
+  free(t->slots);
+  t->slots = NULL, t->slot_count = 0, t->slots_used = 0;
+#endif
   lua_newtable(L); /* the values go */
-  lua_setiuservalue(L, 1, 1);
+  ql_setuservalue(L, 1);
   return 0;
 }
 
@@ -282,20 +443,33 @@ static int l_insert(lua_State* L) {
   double min[3], max[3];
   quadrant_handle h = 0;
   const lua_Integer key = t->next_key;
+  const uint32_t layers = opt_layers(L, 4);
   read_box(L, 2, t->dims, min, max);
   luaL_checkany(L, 3);
-  raise_status(L, quadrant_tree_insert(t->tree, min, max, (uint64_t)key, opt_layers(L, 4), &h));
+#if !QL_INTEGERS
+  /* A new object's slot is a free one or the next after the last: room for it before the library is called. */
+  if (!reserve_slots(t, t->slots_used + 1)) return luaL_error(L, "quadrant: out of memory");
+#endif
+  raise_status(L, quadrant_tree_insert(t->tree, min, max, (uint64_t)key, layers, &h));
+#if !QL_INTEGERS
+  if (!reserve_slots(t, (size_t)(h & 0xffffffffu))) {
+    quadrant_tree_erase(t->tree, h);
+    return luaL_error(L, "quadrant: out of memory");
+  }
+  t->slots[(h & 0xffffffffu) - 1] = h;
+  if ((size_t)(h & 0xffffffffu) > t->slots_used) t->slots_used = (size_t)(h & 0xffffffffu);
+#endif
   ++t->next_key;
   push_values(L, 1);
   lua_pushvalue(L, 3);
-  lua_seti(L, -2, key);
-  lua_pushinteger(L, (lua_Integer)h);
+  ql_seti(L, -2, key);
+  push_handle(L, h);
   return 1;
 }
 
 static int l_erase(lua_State* L) {
   LTree* t = check_tree(L, 1);
-  const quadrant_handle h = check_handle(L, 2);
+  const quadrant_handle h = check_handle(L, t, 2);
   uint64_t key = 0;
   if (!quadrant_tree_contains(t->tree, h))
     return luaL_error(L, "quadrant: erase: the handle names no object of this tree (stale or foreign)");
@@ -303,14 +477,14 @@ static int l_erase(lua_State* L) {
   raise_status(L, quadrant_tree_erase(t->tree, h));
   push_values(L, 1);
   lua_pushnil(L);
-  lua_seti(L, -2, (lua_Integer)key);
+  ql_seti(L, -2, (lua_Integer)key);
   return 0;
 }
 
 static int l_move(lua_State* L) {
   LTree* t = check_tree(L, 1);
   double min[3], max[3];
-  const quadrant_handle h = check_handle(L, 2);
+  const quadrant_handle h = check_handle(L, t, 2);
   read_box(L, 3, t->dims, min, max);
   raise_status(L, quadrant_tree_move(t->tree, h, min, max));
   return 0;
@@ -318,13 +492,13 @@ static int l_move(lua_State* L) {
 
 static int l_set_layers(lua_State* L) {
   LTree* t = check_tree(L, 1);
-  raise_status(L, quadrant_tree_set_layers(t->tree, check_handle(L, 2), check_layers(L, 3)));
+  raise_status(L, quadrant_tree_set_layers(t->tree, check_handle(L, t, 2), check_layers(L, 3)));
   return 0;
 }
 
 static int l_contains(lua_State* L) {
   LTree* t = check_tree(L, 1);
-  lua_pushboolean(L, lua_isinteger(L, 2) && quadrant_tree_contains(t->tree, (quadrant_handle)lua_tointeger(L, 2)));
+  lua_pushboolean(L, quadrant_tree_contains(t->tree, to_handle(L, t, 2)));
   return 1;
 }
 
@@ -337,7 +511,7 @@ static int l_size(lua_State* L) {
 static int l_bounds(lua_State* L) {
   LTree* t = check_tree(L, 1);
   double min[3], max[3];
-  raise_status(L, quadrant_tree_bounds(t->tree, check_handle(L, 2), min, max));
+  raise_status(L, quadrant_tree_bounds(t->tree, check_handle(L, t, 2), min, max));
   push_box(L, t->dims, min, max);
   return 1;
 }
@@ -345,9 +519,9 @@ static int l_bounds(lua_State* L) {
 static int l_value(lua_State* L) {
   LTree* t = check_tree(L, 1);
   uint64_t key = 0;
-  raise_status(L, quadrant_tree_value(t->tree, check_handle(L, 2), &key));
+  raise_status(L, quadrant_tree_value(t->tree, check_handle(L, t, 2), &key));
   push_values(L, 1);
-  lua_geti(L, -1, (lua_Integer)key);
+  ql_geti(L, -1, (lua_Integer)key);
   return 1;
 }
 
@@ -355,7 +529,7 @@ static int l_clear(lua_State* L) {
   LTree* t = check_tree(L, 1);
   raise_status(L, quadrant_tree_clear(t->tree));
   lua_newtable(L);
-  lua_setiuservalue(L, 1, 1);
+  ql_setuservalue(L, 1);
   return 0;
 }
 
@@ -422,7 +596,7 @@ static int l_query_oriented_box(lua_State* L) {
 /* query_polygon({x1, y1, x2, y2, ...}) */
 static int l_query_polygon(lua_State* L) {
   LTree* t = check_tree(L, 1);
-  const lua_Integer n = luaL_len(L, 2);
+  const lua_Integer n = ql_len(L, 2);
   double* xy;
   quadrant_shape s;
   size_t count;
@@ -432,7 +606,7 @@ static int l_query_polygon(lua_State* L) {
   uint64_t* keys;
   if (n % 2 != 0) return luaL_error(L, "quadrant: a polygon needs x, y pairs (%d numbers given)", (int)n);
   fn = query_tail(L, 3, &layers); /* before the buffer goes on the stack */
-  xy = (double*)lua_newuserdatauv(L, (size_t)(n > 0 ? n : 1) * sizeof(double), 0); /* freed by the GC */
+  xy = (double*)ql_newuserdata(L, (size_t)(n > 0 ? n : 1) * sizeof(double), 0); /* freed by the GC */
   read_numbers(L, 2, xy, (int)n, "a polygon");
   s = quadrant_shape_polygon(xy, (size_t)(n / 2));
   count = run_query(L, t, &s, layers, &handles, &keys);
@@ -477,10 +651,10 @@ static int l_pairs(lua_State* L) {
     for (j = 0; j < 2; ++j) {
       uint64_t key = 0;
       raise_status(L, quadrant_tree_value(t->tree, t->handles[2 * i + (size_t)j], &key));
-      lua_geti(L, -3, (lua_Integer)key);
-      lua_seti(L, -2, j + 1);
+      ql_geti(L, -3, (lua_Integer)key);
+      ql_seti(L, -2, j + 1);
     }
-    lua_seti(L, -2, (lua_Integer)(i + 1));
+    ql_seti(L, -2, (lua_Integer)(i + 1));
   }
   return 1;
 }
@@ -489,7 +663,7 @@ static int l_pairs(lua_State* L) {
 static int l_nearest(lua_State* L) {
   LTree* t = check_tree(L, 1);
   double p[3];
-  lua_Integer k = luaL_checkinteger(L, 3);
+  lua_Integer k = ql_checkinteger(L, 3);
   const double max_distance = (double)luaL_optnumber(L, 4, HUGE_VAL);
   const uint32_t layers = opt_layers(L, 5);
   quadrant_handle* hs;
@@ -499,8 +673,8 @@ static int l_nearest(lua_State* L) {
   if (k < 0) return luaL_error(L, "quadrant: nearest: k is negative");
   /* No more results than objects: the buffers are sized by what the tree holds, not by what was asked. */
   if ((size_t)k > quadrant_tree_size(t->tree)) k = (lua_Integer)quadrant_tree_size(t->tree);
-  hs = (quadrant_handle*)lua_newuserdatauv(L, (size_t)(k > 0 ? k : 1) * sizeof *hs, 0);
-  dist = (double*)lua_newuserdatauv(L, (size_t)(k > 0 ? k : 1) * sizeof *dist, 0);
+  hs = (quadrant_handle*)ql_newuserdata(L, (size_t)(k > 0 ? k : 1) * sizeof *hs, 0);
+  dist = (double*)ql_newuserdata(L, (size_t)(k > 0 ? k : 1) * sizeof *dist, 0);
   raise_status(L, quadrant_tree_nearest(t->tree, p, (size_t)k, max_distance, layers, hs, dist, &count));
   push_values(L, 1);
   lua_createtable(L, (int)count, 0);
@@ -508,10 +682,10 @@ static int l_nearest(lua_State* L) {
   for (i = 0; i < count; ++i) {
     uint64_t key = 0;
     raise_status(L, quadrant_tree_value(t->tree, hs[i], &key));
-    lua_geti(L, -3, (lua_Integer)key);
-    lua_seti(L, -3, (lua_Integer)(i + 1));
+    ql_geti(L, -3, (lua_Integer)key);
+    ql_seti(L, -3, (lua_Integer)(i + 1));
     lua_pushnumber(L, dist[i]);
-    lua_seti(L, -2, (lua_Integer)(i + 1));
+    ql_seti(L, -2, (lua_Integer)(i + 1));
   }
   return 2;
 }
@@ -579,8 +753,8 @@ static LAoi* check_aoi(lua_State* L, int at) {
 }
 /* An id: a non-negative integer (the library orders ids as unsigned 64-bit values). */
 static uint64_t check_id(lua_State* L, int at) {
-  const lua_Integer id = luaL_checkinteger(L, at);
-  if (id < 0) luaL_error(L, "quadrant: aoi: id %I is negative (ids are integers >= 0)", id);
+  const lua_Integer id = ql_checkinteger(L, at);
+  if (id < 0) luaL_error(L, "quadrant: aoi: id " QL_INT_FMT " is negative (ids are integers >= 0)", QL_INT_ARG(id));
   return (uint64_t)id;
 }
 
@@ -598,9 +772,9 @@ static int l_aoi_new(lua_State* L) {
   settings.skin = field_number(L, "skin", settings.skin);
   settings.max_depth = (int)field_integer(L, "max_depth", settings.max_depth);
   settings.split_threshold = (int)field_integer(L, "split_threshold", settings.split_threshold);
-  a = (LAoi*)lua_newuserdatauv(L, sizeof(LAoi), 0);
+  a = (LAoi*)ql_newuserdata(L, sizeof(LAoi), 0);
   memset(a, 0, sizeof *a);
-  luaL_setmetatable(L, AOI_META);
+  ql_setmetatable(L, AOI_META);
   raise_status(L, quadrant_aoi_create(&settings, &a->aoi));
   return 1;
 }
@@ -657,7 +831,7 @@ static int l_aoi_tick(lua_State* L) {
   if (fn != 0) luaL_checktype(L, 2, LUA_TFUNCTION);
   raise_status(L, quadrant_aoi_tick(a->aoi, &events, &count));
   /* A callback may tick again (refused by nothing here: the C array would be overwritten), so keep a copy. */
-  copy = (quadrant_aoi_event*)lua_newuserdatauv(L, (count > 0 ? count : 1) * sizeof *copy, 0);
+  copy = (quadrant_aoi_event*)ql_newuserdata(L, (count > 0 ? count : 1) * sizeof *copy, 0);
   if (count > 0) memcpy(copy, events, count * sizeof *copy);
   if (fn == 0) lua_createtable(L, count > INT32_MAX ? INT32_MAX : (int)count, 0);
   for (i = 0; i < count; ++i) {
@@ -676,7 +850,7 @@ static int l_aoi_tick(lua_State* L) {
       lua_setfield(L, -2, "watcher");
       lua_pushinteger(L, (lua_Integer)copy[i].target);
       lua_setfield(L, -2, "target");
-      lua_seti(L, -2, (lua_Integer)i + 1);
+      ql_seti(L, -2, (lua_Integer)i + 1);
     }
   }
   if (fn != 0) lua_pushinteger(L, (lua_Integer)count);
@@ -698,7 +872,7 @@ static int push_ids(lua_State* L, const uint64_t* ids, size_t n) {
   lua_createtable(L, n > INT32_MAX ? INT32_MAX : (int)n, 0);
   for (i = 0; i < n; ++i) {
     lua_pushinteger(L, (lua_Integer)ids[i]);
-    lua_seti(L, -2, (lua_Integer)i + 1);
+    ql_seti(L, -2, (lua_Integer)i + 1);
   }
   return 1;
 }
@@ -812,7 +986,7 @@ static void new_class(lua_State* L, const char* name, const luaL_Reg* methods, l
                       lua_CFunction len) {
   luaL_newmetatable(L, name);
   lua_newtable(L);
-  luaL_setfuncs(L, methods, 0);
+  ql_setfuncs(L, methods);
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, destroy);
   lua_setfield(L, -2, "__gc");
@@ -828,7 +1002,7 @@ int luaopen_quadrant(lua_State* L) {
   static const luaL_Reg functions[] = {{"new", l_new}, {"aoi", l_aoi_new}, {NULL, NULL}};
   new_class(L, TREE_META, tree_methods, l_destroy, l_size);
   new_class(L, AOI_META, aoi_methods, l_aoi_destroy, l_aoi_size);
-  luaL_newlib(L, functions);
+  ql_newlib(L, functions);
   lua_pushstring(L, quadrant_version());
   lua_setfield(L, -2, "version");
   return 1;
