@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The Lua module `quadrant` (Lua 5.1, 5.3, 5.4, LuaJIT 2.1) over the C API: `local quadrant = require "quadrant"`. A tree is a full userdata
- * with methods; boxes are arrays {minx, miny, maxx, maxy} (2D) or {minx, miny, minz, maxx, maxy, maxz} (3D);
- * values are any Lua values, kept in a table beside the tree (the C tree stores a key into it) and released on
- * erase and clear. Library errors are raised as Lua errors with the library's message.
+/* The Lua module `quadrant` (Lua 5.1, 5.3, 5.4, LuaJIT 2.1) over the C API: `local quadrant = require "quadrant"`.
+ * A tree is a full userdata with methods; boxes are arrays {minx, miny, maxx, maxy} (2D) or
+ * {minx, miny, minz, maxx, maxy, maxz} (3D); values are any Lua values, kept in a table beside the tree (the C tree
+ * stores a key into it) and released on erase and clear. Library errors are raised as Lua errors with the library's
+ * message.
  *
  * Queries never call Lua from inside the C walk: they collect the results first, then return them as an array, or
  * call the function given for each (a Lua error or a mutation in it then cannot cut a C++ walk short). */
