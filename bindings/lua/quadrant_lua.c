@@ -176,7 +176,8 @@ static void push_box(lua_State* L, int dims, const double* min, const double* ma
 static uint32_t check_layers(lua_State* L, int at) {
   const lua_Integer v = ql_checkinteger(L, at);
   if (v < -1 || v > (lua_Integer)0xffffffffu)
-    luaL_error(L, "quadrant: layer mask " QL_INT_FMT " is outside 32 bits (0 .. 0xffffffff, or -1 for every layer)", QL_INT_ARG(v));
+    luaL_error(L, "quadrant: layer mask " QL_INT_FMT " is outside 32 bits (0 .. 0xffffffff, or -1 for every layer)",
+               QL_INT_ARG(v));
   return (uint32_t)(v & 0xffffffff);
 }
 static uint32_t opt_layers(lua_State* L, int at) { return lua_isnoneornil(L, at) ? 0xffffffffu : check_layers(L, at); }
