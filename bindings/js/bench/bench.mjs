@@ -119,6 +119,33 @@ function windows(world, count, fraction, seed) {
 }
 
 /** The native benchmark's depth for N objects. */
+// A quadrant tree bulk-built from boxes (min x, min y, max x, max y per object; values: the indices), behind the
+// contender interface.
+function quadrantOver(tree, boxes) {
+  tree.assign(boxes);
+  const out = [];
+  return {
+    query(w, k, ans) {
+      tree.queryBox(w[0], w[1], w[2], w[3], undefined, out);
+      for (let i = 0; i < out.length; ++i) ans.hit(k, out[i]);
+    },
+    dispose() { tree.dispose(); },
+  };
+}
+
+// rbush loaded with the items ({minX, minY, maxX, maxY, id}), behind the contender interface: boxes and points alike.
+function rbushOver(items) {
+  const tree = new RBush().load(items);
+  const bbox = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+  return {
+    query(w, k, ans) {
+      bbox.minX = w[0]; bbox.minY = w[1]; bbox.maxX = w[2]; bbox.maxY = w[3];
+      for (const it of tree.search(bbox)) ans.hit(k, it.id);
+    },
+    dispose() {},
+  };
+}
+
 function depthFor(n) {
   let depth = 1;
   for (let cap = 8; cap < n; cap *= 4) ++depth;
@@ -292,16 +319,7 @@ function checkShortRuns(scene, entries, frames) {
 
 const statics = {
   'quadrant (assign + query)': (boxes, world, n, placement) => {
-    const tree = new q.QuadTree({ world, scalar: 'float', placement, maxDepth: depthFor(n) });
-    tree.assign(boxes);
-    const out = [];
-    return {
-      query(w, k, ans) {
-        tree.queryBox(w[0], w[1], w[2], w[3], undefined, out);
-        for (let i = 0; i < out.length; ++i) ans.hit(k, out[i]);
-      },
-      dispose() { tree.dispose(); },
-    };
+    return quadrantOver(new q.QuadTree({ world, scalar: 'float', placement, maxDepth: depthFor(n) }), boxes);
   },
   'flatbush': (boxes, world, n) => {
     const index = new Flatbush(n);
@@ -315,15 +333,7 @@ const statics = {
   'rbush (load)': (boxes, world, n) => {
     const items = new Array(n);
     for (let i = 0; i < n; ++i) items[i] = { minX: boxes[4 * i], minY: boxes[4 * i + 1], maxX: boxes[4 * i + 2], maxY: boxes[4 * i + 3], id: i };
-    const tree = new RBush().load(items);
-    const bbox = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
-    return {
-      query(w, k, ans) {
-        bbox.minX = w[0]; bbox.minY = w[1]; bbox.maxX = w[2]; bbox.maxY = w[3];
-        for (const it of tree.search(bbox)) ans.hit(k, it.id);
-      },
-      dispose() {},
-    };
+    return rbushOver(items);
   },
   'quadtree-js (insert + retrieve)': (boxes, world, n) => {
     const tree = new Quadtree({ x: 0, y: 0, width: world[2], height: world[3] }, 10, depthFor(n));
@@ -422,16 +432,7 @@ const pointers = {
       boxes[4 * i + 1] = boxes[4 * i + 3] = ys[i];
     }
     const tree = new q.QuadTree({ world: s.world, scalar, maxDepth: depthFor(n) });
-    tree.assign(boxes);
-    const out = [];
-    return {
-      query(w, k, ans) {
-        tree.queryBox(w[0], w[1], w[2], w[3], undefined, out);
-        for (let i = 0; i < out.length; ++i) ans.hit(k, out[i]);
-      },
-      nearest(x, y) { return tree.nearest(x, y, 1)[0].value; },
-      dispose() { tree.dispose(); },
-    };
+    return { ...quadrantOver(tree, boxes), nearest(x, y) { return tree.nearest(x, y, 1)[0].value; } };
   },
   'flatbush (search / neighbors)': (s) => {
     const { n, xs, ys } = s, index = new Flatbush(n);
@@ -480,15 +481,7 @@ const pointers = {
   'rbush (load + search)': (s) => {
     const { n, xs, ys } = s, items = new Array(n);
     for (let i = 0; i < n; ++i) items[i] = { minX: xs[i], minY: ys[i], maxX: xs[i], maxY: ys[i], id: i };
-    const tree = new RBush().load(items);
-    const bbox = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
-    return {
-      query(w, k, ans) {
-        bbox.minX = w[0]; bbox.minY = w[1]; bbox.maxX = w[2]; bbox.maxY = w[3];
-        for (const it of tree.search(bbox)) ans.hit(k, it.id);
-      },
-      dispose() {},
-    };
+    return rbushOver(items);
   },
 };
 
