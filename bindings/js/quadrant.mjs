@@ -860,13 +860,16 @@ function bind(M) {
       knownKeys(options, ['mode', 'layers', 'bodyRadius'], 'add');
       const mode = choice(MODES, options.mode ?? 'both', 'add', 'mode');
       const layers = layers32(options.layers, 'add');
-      numbers([x, y, viewRadius], 0, 3, 'add', ['x', 'y', 'viewRadius']);
+      number(x, 'add', 'x');
+      number(y, 'add', 'y');
+      number(viewRadius, 'add', 'viewRadius');
       const body = number(options.bodyRadius ?? 0, 'add', 'bodyRadius');
       byId(this, 'add', id, (a, lo, hi) => check(M._quadrant_aoi_add(a, lo, hi, x, y, viewRadius, mode, layers, body)));
     }
     /** Moves entity id at the next tick (the last move before a tick wins). */
     move(id, x, y) {
-      numbers([x, y], 0, 2, 'move', POINT_NAMES[2]);
+      number(x, 'move', 'x');  // one call each: a move is per entity per tick, no array for it
+      number(y, 'move', 'y');
       byId(this, 'move', id, (a, lo, hi) => check(M._quadrant_aoi_move(a, lo, hi, x, y)));
     }
     /** Moves n entities in one call: ids[i] to (xy[2i], xy[2i+1]). Checked whole first: on error none moved. */
