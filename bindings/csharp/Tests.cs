@@ -9,7 +9,7 @@ using System.Collections.Generic;
 using System.Linq;
 using Quadrant;
 
-static class Tests
+static partial class Tests
 {
     static int failures;
     static void Check(bool ok, string what)
@@ -353,6 +353,7 @@ static class Tests
         BadInput();
         Abuse();
         NoAllocation();
+        ParityTests();
         if (failures > 0)
         {
             Console.Error.WriteLine(failures + " checks failed");
