@@ -216,6 +216,7 @@ namespace UnityEngine
         public Vector3 size { get { return extents * 2; } set { extents = value * 0.5f; } }
         public Vector3 min { get { return center - extents; } }
         public Vector3 max { get { return center + extents; } }
+        public void SetMinMax(Vector3 min, Vector3 max) { extents = (max - min) * 0.5f; center = min + extents; }
         public bool Intersects(Bounds o)
         {
             return min.x <= o.max.x && max.x >= o.min.x && min.y <= o.max.y && max.y >= o.min.y && min.z <= o.max.z && max.z >= o.min.z;
