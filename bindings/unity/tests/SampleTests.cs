@@ -57,6 +57,7 @@ static class SampleTests
             for (int i = 0; i < sample.Count; i++)
                 Check(sample.IsColliding(i) == colliding[i], at + ": box " + i + " colliding " + sample.IsColliding(i));
             Check(frame > 0 || pairs > 0, at + ": no pair at all, a scene that tests nothing");
+            Check(maxDepth == 0 ? sample.cellsDrawn == 1 : sample.cellsDrawn > 1, at + ": " + sample.cellsDrawn + " cells drawn");
         }
         Check(warm == 0, "MMO collision: 110 warm frames allocated " + warm + " bytes");
         Messages.Send(sample, "OnDestroy");
@@ -96,6 +97,7 @@ static class SampleTests
             string at = "rotated rectangles, frame " + frame + " (" + n + " rectangles)";
             Check(sample.overlappingPairs == pairs, at + ": " + sample.overlappingPairs + " pairs, brute force " + pairs);
             Check(sample.boxPairs >= pairs, at + ": " + sample.boxPairs + " box pairs for " + pairs + " overlaps");
+            Check(n <= 4 ? sample.cellsDrawn >= 1 : sample.cellsDrawn > 1, at + ": " + sample.cellsDrawn + " cells drawn");
             for (int i = 0; i < n; i++)
                 Check(sample.IsColliding(i) == colliding[i], at + ": rectangle " + i);
         }
@@ -119,6 +121,116 @@ static class SampleTests
         Check(RotatedRectanglesSample.Overlap(c, 0, 3) && RotatedRectanglesSample.Overlap(c, 3, 0), "SAT: contained");
     }
 
+    // The six planes of a view-projection matrix (rows r: r3 + r0, r3 - r0, ...), each (nx, ny, nz, d) scaled so
+    // that n is a unit vector: n.p + d is the signed distance of p, positive inside.
+    static double[,] Planes(Matrix4x4 m)
+    {
+        var planes = new double[6, 4];
+        for (int p = 0; p < 6; p++)
+        {
+            int row = p / 2;
+            double sign = p % 2 == 0 ? 1 : -1, length = 0;
+            for (int c = 0; c < 4; c++) planes[p, c] = m[3, c] + sign * m[row, c];
+            for (int c = 0; c < 3; c++) length += planes[p, c] * planes[p, c];
+            length = Math.Sqrt(length);
+            for (int c = 0; c < 4; c++) planes[p, c] /= length;
+        }
+        return planes;
+    }
+
+    // True when some plane has every corner of the box farther than `margin` outside it: the box misses the frustum
+    // grown by margin (a plane test, as the article's outcodes; it may keep a box that misses near an edge).
+    static bool Outside(double[,] planes, Bounds b, double margin)
+    {
+        Vector3 lo = b.min, hi = b.max;
+        for (int p = 0; p < 6; p++)
+        {
+            double best = planes[p, 3];
+            best += Math.Max(planes[p, 0] * lo.x, planes[p, 0] * hi.x);
+            best += Math.Max(planes[p, 1] * lo.y, planes[p, 1] * hi.y);
+            best += Math.Max(planes[p, 2] * lo.z, planes[p, 2] * hi.z);
+            if (best < -margin) return true;
+        }
+        return false;
+    }
+
+    // Distance from p to the box (0 inside).
+    static double Distance(Vector3 p, Bounds b)
+    {
+        Vector3 lo = b.min, hi = b.max;
+        double dx = Math.Max(0, Math.Max(lo.x - p.x, p.x - hi.x)), dy = Math.Max(0, Math.Max(lo.y - p.y, p.y - hi.y));
+        double dz = Math.Max(0, Math.Max(lo.z - p.z, p.z - hi.z));
+        return Math.Sqrt(dx * dx + dy * dy + dz * dz);
+    }
+
+    static void SceneStreaming()
+    {
+        var sample = new GameObject("streaming").AddComponent<SceneStreamingSample>();
+        Messages.Send(sample, "Awake");
+        Action Frame = Frames(sample);
+        long warm = 0;
+        int maxLoading = 0, everLoaded = 0;
+        for (int frame = 0; frame < 600; frame++)
+        {
+            long before = Allocated();
+            Frame();
+            if (frame >= 100) warm += Allocated() - before;
+            int loaded = 0, loading = 0;
+            for (int i = 0; i < sample.Count; i++)
+            {
+                if (sample.StateOf(i) == SceneStreamingSample.Residency.Loaded) loaded++;
+                if (sample.StateOf(i) == SceneStreamingSample.Residency.Loading) loading++;
+            }
+            string at = "scene streaming, walking, frame " + frame;
+            Check(loaded == sample.loaded && loading == sample.loading, at + ": counts " + sample.loaded + "/" + sample.loading +
+                  ", states " + loaded + "/" + loading);
+            Check(sample.loadsLastFrame <= sample.maxLoadsPerFrame, at + ": " + sample.loadsLastFrame + " loads");
+            Check(loading <= sample.maxLoadsInFlight, at + ": " + loading + " loads in flight");
+            maxLoading = Math.Max(maxLoading, loading);
+            everLoaded = Math.Max(everLoaded, loaded);
+        }
+        Check(warm == 0, "scene streaming: 500 warm frames allocated " + warm + " bytes");
+        Check(everLoaded > 20, "scene streaming: the camera saw " + everLoaded + " objects at most, a scene that tests nothing");
+
+        // Standing still, twice (the second time across the map): once the loads have settled, everything in view or
+        // within the prefetch radius is loaded, and nothing beyond the view and the radius grown by the margin is.
+        sample.walk = false;
+        for (int stop = 0; stop < 2; stop++)
+        {
+            if (stop == 1)
+            {
+                sample.Viewer.transform.position = new Vector3(-250, 20, 300);
+                sample.Viewer.transform.LookAt(new Vector3(-300, 15, 250));
+            }
+            for (int frame = 0; frame < 100; frame++) Frame();
+            Check(sample.loading == 0 && sample.loadsLastFrame == 0, "scene streaming: loads still coming after 100 still frames");
+            Camera cam = sample.Viewer;
+            double[,] planes = Planes(cam.projectionMatrix * cam.worldToCameraMatrix);
+            Vector3 eye = cam.transform.position;
+            int inView = 0;
+            for (int i = 0; i < sample.Count; i++)
+            {
+                Bounds b = sample.BoundsOf(i);
+                bool loaded = sample.StateOf(i) == SceneStreamingSample.Residency.Loaded;
+                // Wanted for sure: the centre well inside the frustum, or the box well within the radius.
+                bool wanted = !Outside(planes, new Bounds(b.center, Vector3.zero), -0.01) ||
+                              Distance(eye, b) < sample.prefetchRadius - 0.01;
+                // Kept at most: not outside the frustum grown by the margin, or within radius + margin.
+                bool keepable = !Outside(planes, b, sample.unloadMargin + 0.01) ||
+                                Distance(eye, b) <= sample.prefetchRadius + sample.unloadMargin + 0.01;
+                string what = "scene streaming, standing still " + stop + ": object " + i;
+                Check(!wanted || loaded, what + " is in view but not loaded");
+                Check(!loaded || keepable, what + " is loaded but out of view");
+                if (wanted) inView++;
+            }
+            Check(inView > 20, "scene streaming: " + inView + " objects in view, a scene that tests nothing");
+            Console.WriteLine("scene streaming: standing still " + stop + ": " + inView + " objects in view, " + sample.loaded +
+                              " loaded, as brute force says");
+        }
+        Messages.Send(sample, "OnDestroy");
+        Console.WriteLine("scene streaming: 600 walking frames, at most " + maxLoading + " loads in flight");
+    }
+
     static int Main()
     {
         try
@@ -128,6 +240,7 @@ static class SampleTests
             MmoCollision(300, 0);
             MmoCollision(60, 8);
             RotatedRectangles(400);
+            SceneStreaming();
             Console.WriteLine("unity samples: " + checks + " checks passed");
             return 0;
         }

@@ -24,6 +24,8 @@ namespace Quadrant.Samples
         [Range(0, 10)] public int maxDepth = 4;
         [Tooltip("Seed of the boxes' sizes, places and speeds.")]
         public int seed = 1;
+        [Tooltip("Draw the tree's cells (the article's grid).")]
+        public bool showGrid = true;
 
         [Tooltip("Pairs of boxes that overlap in the last frame.")]
         public int overlappingPairs;
@@ -31,12 +33,15 @@ namespace Quadrant.Samples
         public int collidingBoxes;
         [Tooltip("Milliseconds the last frame's moves and pair search took.")]
         public float milliseconds;
+        [Tooltip("Cells of the tree drawn in the last OnDrawGizmos.")]
+        public int cellsDrawn;
 
         QuadTree<int> tree;
         Vector2[] position, halfSize, speed;
         Handle[] handles;
         bool[] colliding;
         System.Func<int, int, bool> onPair; // made once: a lambda per frame would allocate
+        readonly List<NodeInfo> nodes = new List<NodeInfo>();
         readonly Stopwatch clock = new Stopwatch();
 
         /// The boxes in use (for tools and tests).
@@ -117,6 +122,15 @@ namespace Quadrant.Samples
             if (position == null) return;
             Gizmos.color = Color.cyan;
             DrawRect(area);
+            cellsDrawn = 0;
+            if (showGrid)
+            {
+                // Every node's cell, as the article draws its grid: the tree splits only where boxes crowd.
+                nodes.Clear();
+                tree.Nodes(nodes);
+                for (int i = 0; i < nodes.Count; i++) DrawRect(nodes[i].Cell.XY);
+                cellsDrawn = nodes.Count;
+            }
             for (int i = 0; i < position.Length; i++)
             {
                 Gizmos.color = colliding[i] ? Color.red : Color.white;

@@ -25,6 +25,8 @@ namespace Quadrant.Samples
         public float budgetMilliseconds = 100;
         [Tooltip("Seed of the rectangles' sizes, places and angles.")]
         public int seed = 1;
+        [Tooltip("Draw the tree's cells, coloured by depth (as the article does).")]
+        public bool showTree = true;
 
         [Tooltip("Pairs whose bounding boxes overlap: the tests the separating axis theorem ran.")]
         public int boxPairs;
@@ -32,6 +34,8 @@ namespace Quadrant.Samples
         public int overlappingPairs;
         [Tooltip("Milliseconds the last collision pass took.")]
         public float milliseconds;
+        [Tooltip("Cells of the tree drawn in the last OnDrawGizmos.")]
+        public int cellsDrawn;
 
         QuadTree<int> tree;
         System.Random random;
@@ -41,6 +45,7 @@ namespace Quadrant.Samples
         bool[] colliding = new bool[0];
         int used;
         System.Func<int, int, bool> onPair;
+        readonly System.Collections.Generic.List<NodeInfo> nodes = new System.Collections.Generic.List<NodeInfo>();
         readonly Stopwatch clock = new Stopwatch();
 
         /// The rectangles in use (for tools and tests).
@@ -156,6 +161,26 @@ namespace Quadrant.Samples
 
         void OnDrawGizmos()
         {
+            cellsDrawn = 0;
+            if (showTree && tree != null)
+            {
+                nodes.Clear();
+                tree.Nodes(nodes);
+                for (int i = 0; i < nodes.Count; i++)
+                {
+                    // Hue by depth; each depth inset a little towards its low corner, so nested lines stay apart.
+                    Box2 cell = nodes[i].Cell.XY;
+                    float inset = nodes[i].Depth * area.width * 0.003f;
+                    Gizmos.color = Color.HSVToRGB(nodes[i].Depth / 5f, 1, 1);
+                    var low = new Vector2((float)cell.MinX + inset, (float)cell.MinY + inset);
+                    var high = new Vector2((float)cell.MaxX, (float)cell.MaxY);
+                    Gizmos.DrawLine(low, new Vector2(low.x, high.y));
+                    Gizmos.DrawLine(new Vector2(low.x, high.y), high);
+                    Gizmos.DrawLine(high, new Vector2(high.x, low.y));
+                    Gizmos.DrawLine(new Vector2(high.x, low.y), low);
+                }
+                cellsDrawn = nodes.Count;
+            }
             for (int i = 0; i < used; i++)
             {
                 Gizmos.color = colliding[i] ? Color.red : Color.white;
