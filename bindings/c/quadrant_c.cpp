@@ -18,6 +18,8 @@ static_assert(QUADRANT_C_VERSION_MAJOR == QUADRANT_VERSION_MAJOR && QUADRANT_C_V
 
 using namespace quadrant_c;
 
+thread_local std::string quadrant_c::last_error;
+
 namespace {
 
 // A C handle: slot + 1 in the low 32 bits (so that 0 is no handle), and in the high ones the slot's generation

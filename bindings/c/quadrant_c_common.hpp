@@ -23,8 +23,9 @@
 
 namespace quadrant_c {
 
-// The message of the last failing call on this thread (one definition across the library's files).
-inline thread_local std::string last_error;
+// The message of the last failing call on this thread, defined in quadrant_c.cpp: MinGW's g++ emits an inline
+// thread_local with a constructor once per file, and the DLL's link then fails on the duplicates.
+extern thread_local std::string last_error;
 
 inline quadrant_status fail(quadrant_status status, const char* what) noexcept {
   try {

@@ -155,7 +155,11 @@ class SvgCanvas {
     check_shape(r);
     const Vec<2, double> c = to_pixel(r.center);
     std::string d = circle_path(c, double(r.outer) * scale_);
-    if (r.inner > 0) d += " " + circle_path(c, double(r.inner) * scale_);
+    if (r.inner > 0) {
+      // Appended in two steps: `" " + path` trips g++ 12's false -Wrestrict at -O3 (MinGW's libstdc++).
+      d += ' ';
+      d += circle_path(c, double(r.inner) * scale_);
+    }
     add_path(d, style, true);
   }
   /// An Ellipse, rotated counter-clockwise in the world (clockwise in SVG's y-down pixels). A zero radius draws

@@ -284,7 +284,7 @@ void AoiWorld<S>::evaluate(std::uint32_t w) {
                     "evaluate reads a Hot record as four 32-bit lanes");
       alignas(16) std::uint32_t ts[4];
       for (; i + 4 <= n; i += 4) {
-        if (i + 12 < n) __builtin_prefetch(&hot[list[i + 12] & kSlotMask]);
+        if (i + 12 < n) detail::prefetch(&hot[list[i + 12] & kSlotMask]);
         const __m128i ev = _mm_loadu_si128(reinterpret_cast<const __m128i*>(list + i));
         _mm_store_si128(reinterpret_cast<__m128i*>(ts), _mm_and_si128(ev, slot_mask));
         // The four targets' records (x, y, marker layers, drop mark: 16 bytes each), transposed to four of each.
@@ -329,7 +329,7 @@ void AoiWorld<S>::evaluate(std::uint32_t w) {
     }
 #endif
     for (; i < n; ++i) {
-      if (i + 8 < n) __builtin_prefetch(&hot[list[i + 8] & kSlotMask]);
+      if (i + 8 < n) detail::prefetch(&hot[list[i + 8] & kSlotMask]);
       one(list[i]);
     }
   } else {
