@@ -159,6 +159,8 @@ static partial class Tests
             for (int i = 0; i < N; ++i) { boxes[i] = RandomBox(dims); values[i] = 1000 + i; layers[i] = LayerChoices[Rnd(5)]; }
             // Bulk build twice (arrays, then spans): the second replaces the first, whose handles go stale.
             scene.Assign(boxes, values, layers, handles, false);
+            Check(tree.Count == N && Enumerable.Range(0, N).All(i => tree.Value(handles[i]) == values[i] && tree.Layers(handles[i]) == layers[i]
+                                                                && scene.Bounds(handles[i]).Equals(boxes[i])), where + ": assign (arrays) stores each box, value and layer mask at its index");
             Handle old = handles[0];
             scene.Assign(boxes, values, layers, handles, true);
             Check(!tree.Contains(old) || old == handles[0], where + ": assign makes the old handles stale");
@@ -196,7 +198,7 @@ static partial class Tests
                 Check(total == want.Count && hitHandles.Take(total).OrderBy(h => h.Value).SequenceEqual(want), where + ": QueryHandles (array)");
                 var small = new Handle[Math.Max(0, want.Count - 1)];
                 Check(tree.QueryHandles(scene.BoxShape(window), small, mask) == want.Count, where + ": QueryHandles counts past a short array");
-                Span<Handle> span = new Handle[N];
+                Span<Handle> span = new Handle[want.Count];
                 int spanTotal = tree.QueryHandles(scene.BoxShape(window), span, mask);
                 Check(spanTotal == want.Count && span.Slice(0, spanTotal).ToArray().OrderBy(h => h.Value).SequenceEqual(want), where + ": QueryHandles (span)");
                 Check(tree.LastQuery.Hits == want.Count && tree.LastQuery.NodesVisited > 0, where + ": LastQuery");
@@ -212,6 +214,25 @@ static partial class Tests
                     stats = tree.ForEachHit(scene.BoxShape(window), (v, h) => ++calls < 2, mask);
                     Check(calls == 2 && stats.Stopped, where + ": ForEachHit stops when fn returns false");
                 }
+
+                // Each callback returning false stops its walk.
+                int stops = 0;
+                tree.ForEachNode(n => ++stops < 2);
+                Check(stops == 2, where + ": ForEachNode stops");
+                stops = 0;
+                tree.QueryNodes(scene.BoxShape(new Box3(0, 0, 0, 128, 128, 128)), n => ++stops < 2, false);
+                Check(stops == 2, where + ": QueryNodes stops");
+                stops = 0;
+                tree.ForEachPair((x, y) => ++stops < 2, LayerMatrix.All());
+                Check(stops == 2, where + ": ForEachPair through a matrix stops");
+                stops = 0;
+                tree.ForEachPairWith(other.Tree, (x, y) => ++stops < 2);
+                Check(stops == 2, where + ": ForEachPairWith stops");
+                stops = 0;
+                var diagonal = new List<RayHit<int>>();
+                scene.Raycast(new double[] { -10, -10, -10 }, new double[] { 140, 140, 140 }, diagonal, int.MaxValue, 0xffffffffu);
+                scene.Raycast(new double[] { -10, -10, -10 }, new double[] { 140, 140, 140 }, (v, h, t) => ++stops < 2, 0xffffffffu);
+                Check(stops == Math.Min(2, diagonal.Count), where + ": Raycast stops");
 
                 // Ray casts: every object the segment crosses, nearest first, with its entry fraction (4 a round).
                 for (int ray = 0; ray < 4; ++ray)

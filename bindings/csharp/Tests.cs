@@ -354,6 +354,11 @@ static partial class Tests
         Abuse();
         NoAllocation();
         ParityTests();
+        CallbackExceptions(2);
+        CallbackExceptions(3);
+        BadInputParity();
+        NoAllocationParity();
+        Conversions();
         if (failures > 0)
         {
             Console.Error.WriteLine(failures + " checks failed");
