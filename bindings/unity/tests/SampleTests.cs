@@ -60,8 +60,14 @@ static class SampleTests
             Check(maxDepth == 0 ? sample.cellsDrawn == 1 : sample.cellsDrawn > 1, at + ": " + sample.cellsDrawn + " cells drawn");
         }
         Check(warm == 0, "MMO collision: 110 warm frames allocated " + warm + " bytes");
+        // The article's counts: N * N box tests without a tree, far fewer with one.
+        if (maxDepth == 0)
+            Check(sample.boxTests == (long)count * count, "MMO collision at depth 0: " + sample.boxTests + " box tests, not " + count + "^2");
+        else
+            Check(sample.boxTests > 0 && sample.boxTests < (long)count * count / 3, "MMO collision at depth " + maxDepth + ": " + sample.boxTests + " box tests");
         Messages.Send(sample, "OnDestroy");
-        Console.WriteLine("MMO collision: " + count + " boxes, depth " + maxDepth + ": 120 frames agree with brute force");
+        Console.WriteLine("MMO collision: " + count + " boxes, depth " + maxDepth + ": 120 frames agree with brute force; " +
+                          sample.boxTests + " box tests for one query per box");
     }
 
     static void RotatedRectangles(int count)
