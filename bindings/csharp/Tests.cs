@@ -359,6 +359,7 @@ static partial class Tests
         BadInputParity();
         NoAllocationParity();
         Conversions();
+        Check(Game.Names.Check(), "a game's own QuadTree<T> and Quadrant beside the library's");
         if (failures > 0)
         {
             Console.Error.WriteLine(failures + " checks failed");
