@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The example of docs/bindings.md (C#): a quadtree of named boxes, a query, the colliding pairs, and an area of
-// interest with its events. Built and run by the tests.
+// The example of docs/bindings.md (C#): a quadtree of named boxes, a query, the colliding pairs, a ray cast, an
+// area of interest with its events, and a streamer loading what a player comes near. Built and run by the tests.
 using System;
 using System.Collections.Generic;
 using Quadrant;
@@ -23,6 +23,10 @@ static class Example
             tree.Pairs(pairs);                                    // who collides with whom?
             foreach (var p in pairs) Console.WriteLine("collision: " + p.Key + " / " + p.Value);
 
+            var rays = new List<RayHit<string>>();
+            tree.Raycast(0, 0, 1000, 1000, rays, limit: 1);       // the first thing an arrow from (0, 0) hits
+            Console.WriteLine("the arrow hits: " + rays[0].Value + " at t = " + rays[0].T);
+
             tree.Move(hero, new Box2(880, 880, 900, 910));        // the hero runs to the dragon
             pairs.Clear();
             tree.Pairs(pairs);
@@ -43,7 +47,23 @@ static class Example
             events.Clear();
             aoi.Tick(events);
             Console.WriteLine(events.Count + " leave events");
-            return events.Count == 2 ? 0 : 1;
+            if (events.Count != 2) return 1;
+        }
+
+        using (var streamer = new Streamer(new Box3(0, 0, 0, 1000, 100, 1000), unloadMargin: 10))
+        {
+            for (int i = 0; i < 10; ++i)                          // ten houses along x, 100 apart
+                streamer.Add((ulong)i, new Box3(100 * i, 0, 0, 100 * i + 20, 10, 20));
+            var update = new StreamUpdate();                      // reused every frame: no allocation once warm
+            streamer.Update(StreamSource.Ball(250, 0, 10, 120), update);   // the player at x = 250 sees 120 around
+            foreach (var load in update.Loads)
+            {
+                Console.WriteLine("load house " + load.Id + " (" + load.Distance + " away)");
+                streamer.MarkLoaded(load.Id);                     // when your asynchronous load completes
+            }
+            streamer.Update(StreamSource.Ball(650, 0, 10, 120), update);   // the player walks on
+            Console.WriteLine("unload " + string.Join(", ", update.Unloads) + "; load " + update.Loads.Count + " more");
+            return update.Unloads.Count == 2 && update.Loads.Count == 2 ? 0 : 1;
         }
     }
 }
