@@ -42,6 +42,21 @@ namespace Quadrant
         public static Shape Segment(SysVector2 a, SysVector2 b) { return Segment(a.X, a.Y, b.X, b.Y); }
         /// <summary>A 3D segment from a to b (System.Numerics).</summary>
         public static Shape Segment(SysVector3 a, SysVector3 b) { return Segment(a.X, a.Y, a.Z, b.X, b.Y, b.Z); }
+        /// <summary>The frustum of a System.Numerics view-projection matrix (view * projection: row vectors, as
+        /// Matrix4x4.CreateLookAt and CreatePerspectiveFieldOfView make them, whose clip depth is 0..1: clipZeroToOne
+        /// true), its 16 numbers written into `numbers` (16 long; read at each query) or into a new array when null.</summary>
+        public static Shape Frustum(System.Numerics.Matrix4x4 viewProjection, bool clipZeroToOne, double[] numbers = null)
+        {
+            if (numbers == null) numbers = new double[16];
+            if (numbers.Length != 16) throw new System.ArgumentException("quadrant: a frustum needs an array of 16 numbers");
+            System.Numerics.Matrix4x4 m = viewProjection;
+            // Row vectors: M's rows, one after the other, are the columns of the column-vector matrix (column-major).
+            numbers[0] = m.M11; numbers[1] = m.M12; numbers[2] = m.M13; numbers[3] = m.M14;
+            numbers[4] = m.M21; numbers[5] = m.M22; numbers[6] = m.M23; numbers[7] = m.M24;
+            numbers[8] = m.M31; numbers[9] = m.M32; numbers[10] = m.M33; numbers[11] = m.M34;
+            numbers[12] = m.M41; numbers[13] = m.M42; numbers[14] = m.M43; numbers[15] = m.M44;
+            return Frustum(numbers, false, clipZeroToOne);
+        }
     }
 
     public partial struct StreamSource

@@ -64,16 +64,23 @@ namespace Quadrant
         public static Shape Segment(Vector3 a, Vector3 b) { return Segment(a.x, a.y, a.z, b.x, b.y, b.z); }
         /// <summary>The frustum of a view-projection matrix: camera.projectionMatrix * camera.worldToCameraMatrix
         /// (OpenGL clip depth, as Unity's projectionMatrix is on every platform); clipZeroToOne for a matrix from
-        /// GL.GetGPUProjectionMatrix on Direct3D, Vulkan or Metal. Allocates the 16 numbers' array: make it once.</summary>
+        /// GL.GetGPUProjectionMatrix on Direct3D, Vulkan or Metal. Allocates the 16 numbers' array: once a frame,
+        /// pass your own array to the other overload.</summary>
         public static Shape Frustum(Matrix4x4 viewProjection, bool clipZeroToOne = false)
         {
-            return Frustum(RowByRow(viewProjection), true, clipZeroToOne);
+            return Frustum(viewProjection, new double[16], clipZeroToOne);
         }
-        // Unity's mRC is row R, column C (column vectors, as OpenGL): read row by row.
-        internal static double[] RowByRow(Matrix4x4 m)
+        /// <summary>Shape.Frustum(Matrix4x4) writing the 16 numbers into `numbers` (16 long; read at each query, so
+        /// keep it unchanged while the shape is used): no allocation.</summary>
+        public static Shape Frustum(Matrix4x4 m, double[] numbers, bool clipZeroToOne = false)
         {
-            return new double[] { m.m00, m.m01, m.m02, m.m03, m.m10, m.m11, m.m12, m.m13,
-                                  m.m20, m.m21, m.m22, m.m23, m.m30, m.m31, m.m32, m.m33 };
+            if (numbers == null || numbers.Length != 16) throw new System.ArgumentException("quadrant: a frustum needs an array of 16 numbers");
+            // Unity's mRC is row R, column C (column vectors, as OpenGL): read row by row.
+            numbers[0] = m.m00; numbers[1] = m.m01; numbers[2] = m.m02; numbers[3] = m.m03;
+            numbers[4] = m.m10; numbers[5] = m.m11; numbers[6] = m.m12; numbers[7] = m.m13;
+            numbers[8] = m.m20; numbers[9] = m.m21; numbers[10] = m.m22; numbers[11] = m.m23;
+            numbers[12] = m.m30; numbers[13] = m.m31; numbers[14] = m.m32; numbers[15] = m.m33;
+            return Frustum(numbers, true, clipZeroToOne);
         }
     }
 

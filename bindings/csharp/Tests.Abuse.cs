@@ -318,5 +318,30 @@ static partial class Tests
             octree.Query(Shape.Segment(p, q), hits);
             Check(hits.SequenceEqual(new[] { "b", "b", "b", "c", "c", "c" }), "shapes from System.Numerics: " + string.Join(",", hits));
         }
+        // A System.Numerics camera: looking down -z from (0, 0, 10) with an orthographic projection, its frustum is
+        // the box x in [-4.3, 6.3], y in [-3.3, 5.3], z in [10 - 20.3, 10 - 2.3] (axis-aligned faces: the test is
+        // exact; the faces lie between the boxes' eighths, so the matrix's float rounding decides nothing).
+        rng = 31337;
+        using (var octree = new Octree<int>(new Box3(-16, -16, -16, 16, 16, 16)))
+        {
+            var boxes = new List<Box3>();
+            for (int i = 0; i < 300; ++i)
+            {
+                double x = Rnd(30 * 8) / 8.0 - 15, y = Rnd(30 * 8) / 8.0 - 15, z = Rnd(30 * 8) / 8.0 - 15;
+                boxes.Add(new Box3(x, y, z, x + 0.75, y + 0.75, z + 0.75));
+                octree.Insert(boxes[i], i);
+            }
+            var view = System.Numerics.Matrix4x4.CreateLookAt(new System.Numerics.Vector3(0, 0, 10), new System.Numerics.Vector3(0, 0, 0), System.Numerics.Vector3.UnitY);
+            var projection = System.Numerics.Matrix4x4.CreateOrthographicOffCenter(-4.3f, 6.3f, -3.3f, 5.3f, 2.3f, 20.3f);
+            var numbers = new double[16];
+            var hits = new List<int>();
+            octree.Query(Shape.Frustum(view * projection, true, numbers), hits);
+            var frustumBox = new Box3(-4.3, -3.3, -10.3, 6.3, 5.3, 7.7);
+            var want = Enumerable.Range(0, 300).Where(i => boxes[i].Overlaps(frustumBox)).ToList();
+            Check(want.Count > 10 && hits.OrderBy(i => i).SequenceEqual(want), "a System.Numerics camera's frustum: " + hits.Count + " hits, brute force " + want.Count);
+            hits.Clear();
+            octree.Query(Shape.Frustum(view * projection, false, numbers), hits);
+            Check(hits.Count > want.Count, "the same matrix read with OpenGL's clip depth reaches further (" + hits.Count + ")");
+        }
     }
 }
