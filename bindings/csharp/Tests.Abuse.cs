@@ -260,6 +260,11 @@ static partial class Tests
         Func<NodeInfo, bool> onNode = n => { sum += n.Depth; return true; };
         Func<int, Handle, double, bool> onRay = (v, h, t) => { sum += v; return true; };
         var circle = Shape.Circle(64, 64, 30);
+        var aoi = new AoiWorld(new Box2(0, 0, 128, 128));
+        var aoiIds = new ulong[50];
+        var aoiXY = new double[100];
+        var aoiEvents = new List<AoiEvent>(10000);
+        for (int i = 0; i < 50; ++i) { aoiIds[i] = (ulong)i + 1; aoi.Add(aoiIds[i], Rnd(128), Rnd(128), 20); }
         Action frame = () =>
         {
             for (int i = 0; i < 40; ++i) { double s = (sum & 7) / 64.0; movedBoxes[i] = new Box2(boxes[i].MinX + s, boxes[i].MinY, boxes[i].MaxX + s, boxes[i].MaxY); }
@@ -283,15 +288,18 @@ static partial class Tests
             foreach (var l in result.Loads) streamer.MarkLoaded(l.Id);
             streamer.Update(new ReadOnlySpan<StreamSource>(sources), result);
             streamer.Update(sources[1], result);
+            for (int i = 0; i < 100; ++i) aoiXY[i] = (i * 37 + sum * 3) % 128;
+            aoi.MoveMany(new ReadOnlySpan<ulong>(aoiIds), new ReadOnlySpan<double>(aoiXY));
+            aoiEvents.Clear(); aoi.Tick(aoiEvents);
             ++sum;
         };
         for (int warm = 0; warm < 5; ++warm) frame();
         long before = GC.GetAllocatedBytesForCurrentThread();
         for (int round = 0; round < 100; ++round) frame();
         long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
-        Check(allocated == 0, "100 warm frames of batch moves, queries, pairs, rays, node walks, contacts and streaming allocated " + allocated + " bytes");
+        Check(allocated == 0, "100 warm frames of batch moves, queries, pairs, rays, node walks, contacts, streaming and AOI allocated " + allocated + " bytes");
         Console.WriteLine("  100 warm frames of every new per-frame call: {0} bytes allocated", allocated);
-        tree.Dispose(); octree.Dispose(); other.Dispose(); tracker.Dispose(); streamer.Dispose();
+        tree.Dispose(); octree.Dispose(); other.Dispose(); tracker.Dispose(); streamer.Dispose(); aoi.Dispose();
     }
 
     static void Conversions()
