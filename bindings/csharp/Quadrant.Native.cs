@@ -231,6 +231,7 @@ namespace Quadrant
         [DllImport(Lib)] internal static extern Status quadrant_tree_erase(TreeSafeHandle tree, ulong handle);
         [DllImport(Lib)] internal static extern Status quadrant_tree_move(TreeSafeHandle tree, ulong handle, double[] min, double[] max);
         [DllImport(Lib)] internal static extern Status quadrant_tree_move_many(TreeSafeHandle tree, Handle[] handles, double[] mins, double[] maxs, UIntPtr count);
+        [DllImport(Lib)] internal static extern Status quadrant_tree_move_many(TreeSafeHandle tree, ref Handle handles, double[] mins, double[] maxs, UIntPtr count);
         [DllImport(Lib)] internal static extern Status quadrant_tree_assign(TreeSafeHandle tree, double[] mins, double[] maxs, IntPtr values, uint[] layers, UIntPtr count, [Out] Handle[] handles);
 #if QUADRANT_HAS_SPAN
         // The same over spans: a ref to a span's first element (an empty span's is null: NULL to the C API).
@@ -250,6 +251,7 @@ namespace Quadrant
         [DllImport(Lib)] internal static extern Status quadrant_tree_query(TreeSafeHandle tree, ref NativeShape shape, uint layers, HitFn fn, IntPtr user, out QueryStatsNative stats);
         [DllImport(Lib)] internal static extern Status quadrant_tree_query_into_stats(TreeSafeHandle tree, ref NativeShape shape, uint layers, [Out] ulong[] handles, [Out] ulong[] values, UIntPtr capacity, out UIntPtr count, out QueryStatsNative stats);
         [DllImport(Lib)] internal static extern Status quadrant_tree_query_into_stats(TreeSafeHandle tree, ref NativeShape shape, uint layers, [Out] Handle[] handles, IntPtr values, UIntPtr capacity, out UIntPtr count, out QueryStatsNative stats);
+        [DllImport(Lib)] internal static extern Status quadrant_tree_query_into_stats(TreeSafeHandle tree, ref NativeShape shape, uint layers, ref Handle handles, IntPtr values, UIntPtr capacity, out UIntPtr count, out QueryStatsNative stats);
         [DllImport(Lib)] internal static extern Status quadrant_tree_pairs(TreeSafeHandle tree, uint layers, PairFn fn, IntPtr user);
         [DllImport(Lib)] internal static extern Status quadrant_trees_pairs(TreeSafeHandle a, TreeSafeHandle b, uint layersA, uint layersB, PairFn fn, IntPtr user);
         [DllImport(Lib)] internal static extern Status quadrant_tree_raycast(TreeSafeHandle tree, double[] a, double[] b, uint layers, RayFn fn, IntPtr user);

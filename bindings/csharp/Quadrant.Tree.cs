@@ -149,6 +149,16 @@ namespace Quadrant
         {
             Native.Check(Native.quadrant_tree_move_many(Ptr, handles, batchMin, batchMax, (UIntPtr)n));
         }
+        internal void MoveManyNative(ArraySegment<Handle> handles)
+        {
+            TreeSafeHandle t = Ptr;
+            if (handles.Count == 0) return;
+            Native.Check(Native.quadrant_tree_move_many(t, ref handles.Array[handles.Offset], batchMin, batchMax, (UIntPtr)handles.Count));
+        }
+        internal static void CheckSegment<TItem>(ArraySegment<TItem> segment, string name)
+        {
+            if (segment.Array == null) throw new ArgumentNullException(name);
+        }
         // Replaces the slots after a successful assign: object i has slot i.
         void AssignSlots(int n)
         {
@@ -264,6 +274,23 @@ namespace Quadrant
             lastQuery = QueryStats.From(stats);
             return (int)(ulong)n;
         }
+        /// <summary>QueryHandles into a part of an array (written straight by the native query): up to its Count;
+        /// returns how many there are in all.</summary>
+        public int QueryHandles(Shape shape, ArraySegment<Handle> handles, uint layers = AllLayers)
+        {
+            CheckSegment(handles, "handles");
+            if (handles.Count == 0) return QueryHandles(shape, EmptyHandles, layers);
+            TreeSafeHandle t = Ptr;
+            UIntPtr n;
+            Native.NativeShape native;
+            Native.QueryStatsNative stats;
+            GCHandle pin = shape.Pin(dims, out native);
+            try { Native.Check(Native.quadrant_tree_query_into_stats(t, ref native, layers, ref handles.Array[handles.Offset], IntPtr.Zero, (UIntPtr)handles.Count, out n, out stats)); }
+            finally { Shape.Unpin(pin); }
+            lastQuery = QueryStats.From(stats);
+            return (int)(ulong)n;
+        }
+        static readonly Handle[] EmptyHandles = new Handle[0];
         /// <summary>Writes the values of the objects the shape touches into `values` (up to its length) and returns
         /// how many there are in all, as QueryHandles.</summary>
         public int QueryValues(Shape shape, T[] values, uint layers = AllLayers)
@@ -703,10 +730,21 @@ namespace Quadrant
             Copy(boxes, boxes.Length);
             MoveManyNative(handles, handles.Length);
         }
-        void Copy(Box2[] boxes, int n)
+        /// <summary>MoveMany over parts of arrays (equal counts): handles.Array[handles.Offset + i] gets
+        /// boxes.Array[boxes.Offset + i].</summary>
+        public void MoveMany(ArraySegment<Handle> handles, ArraySegment<Box2> boxes)
+        {
+            CheckSegment(handles, "handles");
+            CheckSegment(boxes, "boxes");
+            CheckSizes("move_many", handles.Count, boxes.Count, "boxes");
+            Copy(boxes.Array, boxes.Offset, boxes.Count);
+            MoveManyNative(handles);
+        }
+        void Copy(Box2[] boxes, int n) { Copy(boxes, 0, n); }
+        void Copy(Box2[] boxes, int offset, int n)
         {
             double[] lo = BatchMin(n), hi = BatchMax;
-            for (int i = 0; i < n; ++i) { Box2 b = boxes[i]; lo[2 * i] = b.MinX; lo[2 * i + 1] = b.MinY; hi[2 * i] = b.MaxX; hi[2 * i + 1] = b.MaxY; }
+            for (int i = 0; i < n; ++i) { Box2 b = boxes[offset + i]; lo[2 * i] = b.MinX; lo[2 * i + 1] = b.MinY; hi[2 * i] = b.MaxX; hi[2 * i + 1] = b.MaxY; }
         }
         /// <summary>Replaces the tree's contents with boxes.Length objects built at once, several times faster than
         /// inserting them one by one: object i has boxes[i], values[i] and layers[i] (layers null: every layer);
@@ -811,10 +849,21 @@ namespace Quadrant
             Copy(boxes, boxes.Length);
             MoveManyNative(handles, handles.Length);
         }
-        void Copy(Box3[] boxes, int n)
+        /// <summary>MoveMany over parts of arrays (equal counts): handles.Array[handles.Offset + i] gets
+        /// boxes.Array[boxes.Offset + i].</summary>
+        public void MoveMany(ArraySegment<Handle> handles, ArraySegment<Box3> boxes)
+        {
+            CheckSegment(handles, "handles");
+            CheckSegment(boxes, "boxes");
+            CheckSizes("move_many", handles.Count, boxes.Count, "boxes");
+            Copy(boxes.Array, boxes.Offset, boxes.Count);
+            MoveManyNative(handles);
+        }
+        void Copy(Box3[] boxes, int n) { Copy(boxes, 0, n); }
+        void Copy(Box3[] boxes, int offset, int n)
         {
             double[] lo = BatchMin(n), hi = BatchMax;
-            for (int i = 0; i < n; ++i) { Box3 b = boxes[i]; lo[3 * i] = b.MinX; lo[3 * i + 1] = b.MinY; lo[3 * i + 2] = b.MinZ; hi[3 * i] = b.MaxX; hi[3 * i + 1] = b.MaxY; hi[3 * i + 2] = b.MaxZ; }
+            for (int i = 0; i < n; ++i) { Box3 b = boxes[offset + i]; lo[3 * i] = b.MinX; lo[3 * i + 1] = b.MinY; lo[3 * i + 2] = b.MinZ; hi[3 * i] = b.MaxX; hi[3 * i + 1] = b.MaxY; hi[3 * i + 2] = b.MaxZ; }
         }
         /// <summary>Replaces the tree's contents with boxes.Length objects built at once, several times faster than
         /// inserting them one by one: object i has boxes[i], values[i] and layers[i] (layers null: every layer);

@@ -118,6 +118,8 @@ static partial class Tests
                 Raises<ArgumentException>("NaN", () => scene.MoveMany(new[] { handles[0], handles[1], handles[2] }, nan, false));
                 Raises<ArgumentException>("expected 2", () => scene.MoveMany(new[] { handles[0], handles[1] }, moveBoxes, false));
                 Raises<ArgumentException>("expected 2", () => scene.MoveMany(new[] { handles[0], handles[1] }, moveBoxes, true));
+                Raises<ArgumentException>("expected 2", () => scene.MoveMany(new[] { handles[0], handles[1] }, moveBoxes, 2));
+                Raises<ArgumentException>("stale or foreign", () => scene.MoveMany(new[] { handles[0], stale, handles[2] }, moveBoxes, 2));
                 Check(Snapshot(tree, all) == before, d + "refused batch moves changed nothing");
                 // A bulk build refused: NaN in item 5, wrong-sized values, layers or handles, arrays or spans.
                 var bad = Enumerable.Range(0, 8).Select(i => RandomBox(dims)).ToArray();
@@ -273,6 +275,8 @@ static partial class Tests
             hits.Clear(); tree.Query(circle, hits);
             tree.QueryHandles(circle, handleOut);
             tree.QueryHandles(circle, new Span<Handle>(handleOut));
+            tree.QueryHandles(circle, new ArraySegment<Handle>(handleOut, 10, 900));
+            tree.MoveMany(new ArraySegment<Handle>(moved, 0, 40), new ArraySegment<Box2>(movedBoxes, 0, 40));
             tree.ForEachHit(circle, onHit);
             pairs.Clear(); tree.Pairs(pairs); tree.Pairs(pairs, matrix);
             tree.ForEachPair(onPair, matrix);

@@ -63,17 +63,28 @@ static partial class Tests
             else if (span) O.Assign(new ReadOnlySpan<Box3>(boxes), new ReadOnlySpan<int>(values), new ReadOnlySpan<uint>(layers), new Span<Handle>(handles));
             else O.Assign(boxes, values, layers, handles);
         }
-        public void MoveMany(Handle[] handles, Box3[] boxes, bool span)
+        // mode 0: arrays; 1: spans; 2: array segments (the arrays padded with junk on both sides).
+        public void MoveMany(Handle[] handles, Box3[] boxes, int mode)
         {
+            var junkH = new[] { new Handle(12345) };
+            var segH = new ArraySegment<Handle>(junkH.Concat(handles).Concat(junkH).ToArray(), 1, handles.Length);
             if (Dims == 2)
             {
                 Box2[] b2 = boxes.Select(B2).ToArray();
-                if (span) Q.MoveMany(new ReadOnlySpan<Handle>(handles), new ReadOnlySpan<Box2>(b2));
+                var junk = new[] { new Box2(double.NaN, 0, 0, 0) };
+                if (mode == 1) Q.MoveMany(new ReadOnlySpan<Handle>(handles), new ReadOnlySpan<Box2>(b2));
+                else if (mode == 2) Q.MoveMany(segH, new ArraySegment<Box2>(junk.Concat(b2).Concat(junk).ToArray(), 1, b2.Length));
                 else Q.MoveMany(handles, b2);
             }
-            else if (span) O.MoveMany(new ReadOnlySpan<Handle>(handles), new ReadOnlySpan<Box3>(boxes));
+            else if (mode == 1) O.MoveMany(new ReadOnlySpan<Handle>(handles), new ReadOnlySpan<Box3>(boxes));
+            else if (mode == 2)
+            {
+                var junk = new[] { new Box3(double.NaN, 0, 0, 0, 0, 0) };
+                O.MoveMany(segH, new ArraySegment<Box3>(junk.Concat(boxes).Concat(junk).ToArray(), 1, boxes.Length));
+            }
             else O.MoveMany(handles, boxes);
         }
+        public void MoveMany(Handle[] handles, Box3[] boxes, bool span) { MoveMany(handles, boxes, span ? 1 : 0); }
         public int Raycast(double[] a, double[] b, List<RayHit<int>> hits, int limit, uint layers)
         {
             return Dims == 2 ? Q.Raycast(a[0], a[1], b[0], b[1], hits, limit, layers) : O.Raycast(a[0], a[1], a[2], b[0], b[1], b[2], hits, limit, layers);
@@ -185,7 +196,7 @@ static partial class Tests
                 // Move a third of the objects in one batch (arrays or spans).
                 var moved = Enumerable.Range(0, N).Where(i => Rnd(3) == 0).ToArray();
                 var newBoxes = moved.Select(i => RandomBox(dims)).ToArray();
-                scene.MoveMany(moved.Select(i => handles[i]).ToArray(), newBoxes, round % 2 == 1);
+                scene.MoveMany(moved.Select(i => handles[i]).ToArray(), newBoxes, round % 3);
                 for (int k = 0; k < moved.Length; ++k) boxes[moved[k]] = newBoxes[k];
                 tree.Validate();
                 Check(Enumerable.Range(0, N).All(i => scene.Bounds(handles[i]).Equals(boxes[i])), where + ": MoveMany gave each object its box");
@@ -198,6 +209,10 @@ static partial class Tests
                 Check(total == want.Count && hitHandles.Take(total).OrderBy(h => h.Value).SequenceEqual(want), where + ": QueryHandles (array)");
                 var small = new Handle[Math.Max(0, want.Count - 1)];
                 Check(tree.QueryHandles(scene.BoxShape(window), small, mask) == want.Count, where + ": QueryHandles counts past a short array");
+                var padded = Enumerable.Repeat(new Handle(7), want.Count + 4).ToArray();
+                int segTotal = tree.QueryHandles(scene.BoxShape(window), new ArraySegment<Handle>(padded, 2, want.Count), mask);
+                Check(segTotal == want.Count && padded.Skip(2).Take(want.Count).OrderBy(h => h.Value).SequenceEqual(want)
+                      && padded.Take(2).Concat(padded.Skip(2 + want.Count)).All(h => h.Value == 7), where + ": QueryHandles (array segment) writes its part only");
                 Span<Handle> span = new Handle[want.Count];
                 int spanTotal = tree.QueryHandles(scene.BoxShape(window), span, mask);
                 Check(spanTotal == want.Count && span.Slice(0, spanTotal).ToArray().OrderBy(h => h.Value).SequenceEqual(want), where + ": QueryHandles (span)");
