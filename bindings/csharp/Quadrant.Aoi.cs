@@ -79,7 +79,9 @@ namespace Quadrant
         {
             if (ids == null || xy == null || count < 0 || count > ids.Length || 2 * count > xy.Length)
                 throw new ArgumentException("quadrant: aoi: MoveMany: the arrays hold fewer than count entries");
-            Native.Check(Native.quadrant_aoi_move_many(Ptr, ids, xy, (UIntPtr)count));
+            AoiSafeHandle w = Ptr;
+            if (count == 0) return;
+            Native.Check(Native.quadrant_aoi_move_many(w, ref ids[0], ref xy[0], (UIntPtr)count));
         }
 #if QUADRANT_HAS_SPAN
         /// <summary>Moves ids[i] to (xy[2i], xy[2i + 1]) in one call; xy must hold exactly 2 * ids.Length numbers
@@ -88,7 +90,7 @@ namespace Quadrant
         {
             if (xy.Length != 2 * ids.Length)
                 throw new ArgumentException("quadrant: aoi: MoveMany: xy holds " + xy.Length + " numbers, expected " + 2 * ids.Length);
-            Native.Check(Native.quadrant_aoi_move_many_span(Ptr, ref MemoryMarshal.GetReference(ids), ref MemoryMarshal.GetReference(xy), (UIntPtr)ids.Length));
+            Native.Check(Native.quadrant_aoi_move_many(Ptr, ref MemoryMarshal.GetReference(ids), ref MemoryMarshal.GetReference(xy), (UIntPtr)ids.Length));
         }
 #endif
         /// <summary>Gives entity id a new view radius at the next tick.</summary>
@@ -119,14 +121,14 @@ namespace Quadrant
             return count;
         }
 
-        delegate Native.Status IdRead(AoiSafeHandle world, ulong id, ulong[] ids, UIntPtr capacity, out UIntPtr count);
+        delegate Native.Status IdRead(AoiSafeHandle world, ulong id, ref ulong ids, UIntPtr capacity, out UIntPtr count);
         int ReadIds(IdRead read, ulong id, List<ulong> results)
         {
             if (results == null) throw new ArgumentNullException("results");
             for (;;)
             {
                 UIntPtr n;
-                Native.Check(read(Ptr, id, ids, (UIntPtr)ids.Length, out n));
+                Native.Check(read(Ptr, id, ref ids[0], (UIntPtr)ids.Length, out n));
                 ulong count = (ulong)n;
                 if (count <= (ulong)ids.Length)
                 {
@@ -152,7 +154,7 @@ namespace Quadrant
                 UIntPtr n;
                 Native.NativeShape native;
                 GCHandle pin = shape.Pin(2, out native);
-                try { Native.Check(Native.quadrant_aoi_query_into(w, ref native, layers, ids, (UIntPtr)ids.Length, out n)); }
+                try { Native.Check(Native.quadrant_aoi_query_into(w, ref native, layers, ref ids[0], (UIntPtr)ids.Length, out n)); }
                 finally { Shape.Unpin(pin); }
                 ulong count = (ulong)n;
                 if (count <= (ulong)ids.Length)
@@ -170,7 +172,7 @@ namespace Quadrant
         /// <summary>The position of id as of the last tick.</summary>
         public void Position(ulong id, out double x, out double y)
         {
-            Native.Check(Native.quadrant_aoi_position(Ptr, id, xy));
+            Native.Check(Native.quadrant_aoi_position(Ptr, id, ref xy[0]));
             x = xy[0];
             y = xy[1];
         }

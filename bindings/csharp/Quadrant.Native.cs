@@ -227,42 +227,41 @@ namespace Quadrant
         [DllImport(Lib)] internal static extern Status quadrant_tree_create(ref Config c, out TreeSafeHandle tree);
         [DllImport(Lib)] internal static extern void quadrant_tree_destroy(IntPtr tree);
         [DllImport(Lib)] internal static extern Status quadrant_tree_config(TreeSafeHandle tree, out Config c);
-        [DllImport(Lib)] internal static extern Status quadrant_tree_insert(TreeSafeHandle tree, double[] min, double[] max, ulong value, uint layers, out ulong handle);
+        [DllImport(Lib)] internal static extern Status quadrant_tree_insert(TreeSafeHandle tree, ref double min, ref double max, ulong value, uint layers, out ulong handle);
         [DllImport(Lib)] internal static extern Status quadrant_tree_erase(TreeSafeHandle tree, ulong handle);
-        [DllImport(Lib)] internal static extern Status quadrant_tree_move(TreeSafeHandle tree, ulong handle, double[] min, double[] max);
-        [DllImport(Lib)] internal static extern Status quadrant_tree_move_many(TreeSafeHandle tree, Handle[] handles, double[] mins, double[] maxs, UIntPtr count);
-        [DllImport(Lib)] internal static extern Status quadrant_tree_move_many(TreeSafeHandle tree, ref Handle handles, double[] mins, double[] maxs, UIntPtr count);
+        [DllImport(Lib)] internal static extern Status quadrant_tree_move(TreeSafeHandle tree, ulong handle, ref double min, ref double max);
+        [DllImport(Lib)] internal static extern Status quadrant_tree_move_many(TreeSafeHandle tree, ref Handle handles, ref double mins, ref double maxs, UIntPtr count);
         [DllImport(Lib)] internal static extern Status quadrant_tree_assign(TreeSafeHandle tree, double[] mins, double[] maxs, IntPtr values, uint[] layers, UIntPtr count, [Out] Handle[] handles);
 #if QUADRANT_HAS_SPAN
         // The same over spans: a ref to a span's first element (an empty span's is null: NULL to the C API).
-        [DllImport(Lib, EntryPoint = "quadrant_tree_move_many")] internal static extern Status quadrant_tree_move_many_span(TreeSafeHandle tree, ref ulong handles, double[] mins, double[] maxs, UIntPtr count);
+        [DllImport(Lib, EntryPoint = "quadrant_tree_move_many")] internal static extern Status quadrant_tree_move_many_span(TreeSafeHandle tree, ref ulong handles, ref double mins, ref double maxs, UIntPtr count);
         [DllImport(Lib, EntryPoint = "quadrant_tree_assign")] internal static extern Status quadrant_tree_assign_span(TreeSafeHandle tree, double[] mins, double[] maxs, IntPtr values, ref uint layers, UIntPtr count, ref ulong handles);
         [DllImport(Lib, EntryPoint = "quadrant_tree_query_into_stats")] internal static extern Status quadrant_tree_query_into_span(TreeSafeHandle tree, ref NativeShape shape, uint layers, ref ulong handles, IntPtr values, UIntPtr capacity, out UIntPtr count, out QueryStatsNative stats);
-        [DllImport(Lib, EntryPoint = "quadrant_aoi_move_many")] internal static extern Status quadrant_aoi_move_many_span(AoiSafeHandle world, ref ulong ids, ref double xy, UIntPtr count);
 #endif
         [DllImport(Lib)] internal static extern Status quadrant_tree_rebuild(TreeSafeHandle tree, double[] min, double[] max);
         [DllImport(Lib)] internal static extern Status quadrant_tree_set_layers(TreeSafeHandle tree, ulong handle, uint layers);
         [DllImport(Lib)] internal static extern Status quadrant_tree_clear(TreeSafeHandle tree);
         [DllImport(Lib)] internal static extern int quadrant_tree_contains(TreeSafeHandle tree, ulong handle);
         [DllImport(Lib)] internal static extern UIntPtr quadrant_tree_size(TreeSafeHandle tree);
-        [DllImport(Lib)] internal static extern Status quadrant_tree_bounds(TreeSafeHandle tree, ulong handle, [Out] double[] min, [Out] double[] max);
+        [DllImport(Lib)] internal static extern Status quadrant_tree_bounds(TreeSafeHandle tree, ulong handle, ref double min, ref double max);
         [DllImport(Lib)] internal static extern Status quadrant_tree_value(TreeSafeHandle tree, ulong handle, out ulong value);
         [DllImport(Lib)] internal static extern Status quadrant_tree_layers(TreeSafeHandle tree, ulong handle, out uint layers);
         [DllImport(Lib)] internal static extern Status quadrant_tree_query(TreeSafeHandle tree, ref NativeShape shape, uint layers, HitFn fn, IntPtr user, out QueryStatsNative stats);
-        [DllImport(Lib)] internal static extern Status quadrant_tree_query_into_stats(TreeSafeHandle tree, ref NativeShape shape, uint layers, [Out] ulong[] handles, [Out] ulong[] values, UIntPtr capacity, out UIntPtr count, out QueryStatsNative stats);
-        [DllImport(Lib)] internal static extern Status quadrant_tree_query_into_stats(TreeSafeHandle tree, ref NativeShape shape, uint layers, [Out] Handle[] handles, IntPtr values, UIntPtr capacity, out UIntPtr count, out QueryStatsNative stats);
+        // Arrays go as a ref to their first element: mono marshals a ref in a few nanoseconds, an array parameter
+        // in about a hundred (measured: 230 ns of a 1.1 us query with two [Out] arrays).
+        [DllImport(Lib)] internal static extern Status quadrant_tree_query_into_stats(TreeSafeHandle tree, ref NativeShape shape, uint layers, ref ulong handles, ref ulong values, UIntPtr capacity, out UIntPtr count, out QueryStatsNative stats);
         [DllImport(Lib)] internal static extern Status quadrant_tree_query_into_stats(TreeSafeHandle tree, ref NativeShape shape, uint layers, ref Handle handles, IntPtr values, UIntPtr capacity, out UIntPtr count, out QueryStatsNative stats);
         [DllImport(Lib)] internal static extern Status quadrant_tree_pairs(TreeSafeHandle tree, uint layers, PairFn fn, IntPtr user);
         [DllImport(Lib)] internal static extern Status quadrant_trees_pairs(TreeSafeHandle a, TreeSafeHandle b, uint layersA, uint layersB, PairFn fn, IntPtr user);
-        [DllImport(Lib)] internal static extern Status quadrant_tree_raycast(TreeSafeHandle tree, double[] a, double[] b, uint layers, RayFn fn, IntPtr user);
-        [DllImport(Lib)] internal static extern Status quadrant_tree_raycast_into(TreeSafeHandle tree, double[] a, double[] b, uint layers, [Out] ulong[] handles, [Out] ulong[] values, [Out] double[] ts, UIntPtr capacity, out UIntPtr count);
-        [DllImport(Lib)] internal static extern Status quadrant_tree_nearest(TreeSafeHandle tree, double[] point, UIntPtr k, double maxDistance, uint layers, [Out] ulong[] handles, [Out] double[] distances, out UIntPtr count);
+        [DllImport(Lib)] internal static extern Status quadrant_tree_raycast(TreeSafeHandle tree, ref double a, ref double b, uint layers, RayFn fn, IntPtr user);
+        [DllImport(Lib)] internal static extern Status quadrant_tree_raycast_into(TreeSafeHandle tree, ref double a, ref double b, uint layers, ref ulong handles, ref ulong values, ref double ts, UIntPtr capacity, out UIntPtr count);
+        [DllImport(Lib)] internal static extern Status quadrant_tree_nearest(TreeSafeHandle tree, ref double point, UIntPtr k, double maxDistance, uint layers, ref ulong handles, ref double distances, out UIntPtr count);
         [DllImport(Lib)] internal static extern Status quadrant_tree_stats(TreeSafeHandle tree, out Stats stats);
         [DllImport(Lib)] internal static extern Status quadrant_tree_validate(TreeSafeHandle tree);
 
         [DllImport(Lib)] internal static extern void quadrant_layer_matrix_between(uint[] partners, uint a, uint b);
         [DllImport(Lib)] internal static extern Status quadrant_layer_matrix_set(uint[] partners, int a, int b, int collide);
-        [DllImport(Lib)] internal static extern Status quadrant_tree_pairs_filtered(TreeSafeHandle tree, uint[] matrix, PairFn fn, IntPtr user);
+        [DllImport(Lib)] internal static extern Status quadrant_tree_pairs_filtered(TreeSafeHandle tree, ref uint matrix, PairFn fn, IntPtr user);
 
         [DllImport(Lib)] internal static extern Status quadrant_contacts_create(out ContactsSafeHandle contacts);
         [DllImport(Lib)] internal static extern void quadrant_contacts_destroy(IntPtr contacts);
@@ -270,35 +269,35 @@ namespace Quadrant
         [DllImport(Lib)] internal static extern Status quadrant_contacts_clear(ContactsSafeHandle contacts);
 
         [DllImport(Lib)] internal static extern Status quadrant_tree_query_nodes(TreeSafeHandle tree, ref NativeShape shape, int skipEmpty, NodeFn fn, IntPtr user);
-        [DllImport(Lib)] internal static extern Status quadrant_tree_query_nodes_into(TreeSafeHandle tree, ref NativeShape shape, int skipEmpty, [Out] Node[] nodes, UIntPtr capacity, out UIntPtr count);
+        [DllImport(Lib)] internal static extern Status quadrant_tree_query_nodes_into(TreeSafeHandle tree, ref NativeShape shape, int skipEmpty, ref Node nodes, UIntPtr capacity, out UIntPtr count);
         [DllImport(Lib)] internal static extern Status quadrant_tree_for_each_node(TreeSafeHandle tree, NodeFn fn, IntPtr user);
-        [DllImport(Lib)] internal static extern Status quadrant_tree_locate(TreeSafeHandle tree, double[] point, out Node node);
+        [DllImport(Lib)] internal static extern Status quadrant_tree_locate(TreeSafeHandle tree, ref double point, out Node node);
 
         [DllImport(Lib)] internal static extern void quadrant_aoi_settings_init(out AoiSettings s, int scalar);
         [DllImport(Lib)] internal static extern Status quadrant_aoi_create(ref AoiSettings s, out AoiSafeHandle world);
         [DllImport(Lib)] internal static extern void quadrant_aoi_destroy(IntPtr world);
         [DllImport(Lib)] internal static extern Status quadrant_aoi_add(AoiSafeHandle world, ulong id, double x, double y, double viewRadius, int mode, uint layers, double bodyRadius);
         [DllImport(Lib)] internal static extern Status quadrant_aoi_move(AoiSafeHandle world, ulong id, double x, double y);
-        [DllImport(Lib)] internal static extern Status quadrant_aoi_move_many(AoiSafeHandle world, ulong[] ids, double[] xy, UIntPtr count);
+        [DllImport(Lib)] internal static extern Status quadrant_aoi_move_many(AoiSafeHandle world, ref ulong ids, ref double xy, UIntPtr count);
         [DllImport(Lib)] internal static extern Status quadrant_aoi_set_view_radius(AoiSafeHandle world, ulong id, double radius);
         [DllImport(Lib)] internal static extern Status quadrant_aoi_set_layers(AoiSafeHandle world, ulong id, uint layers);
         [DllImport(Lib)] internal static extern Status quadrant_aoi_remove(AoiSafeHandle world, ulong id);
         [DllImport(Lib)] internal static extern Status quadrant_aoi_tick(AoiSafeHandle world, out IntPtr events, out UIntPtr count);
-        [DllImport(Lib)] internal static extern Status quadrant_aoi_visible(AoiSafeHandle world, ulong id, [Out] ulong[] ids, UIntPtr capacity, out UIntPtr count);
-        [DllImport(Lib)] internal static extern Status quadrant_aoi_watchers(AoiSafeHandle world, ulong id, [Out] ulong[] ids, UIntPtr capacity, out UIntPtr count);
-        [DllImport(Lib)] internal static extern Status quadrant_aoi_query_into(AoiSafeHandle world, ref NativeShape shape, uint layers, [Out] ulong[] ids, UIntPtr capacity, out UIntPtr count);
+        [DllImport(Lib)] internal static extern Status quadrant_aoi_visible(AoiSafeHandle world, ulong id, ref ulong ids, UIntPtr capacity, out UIntPtr count);
+        [DllImport(Lib)] internal static extern Status quadrant_aoi_watchers(AoiSafeHandle world, ulong id, ref ulong ids, UIntPtr capacity, out UIntPtr count);
+        [DllImport(Lib)] internal static extern Status quadrant_aoi_query_into(AoiSafeHandle world, ref NativeShape shape, uint layers, ref ulong ids, UIntPtr capacity, out UIntPtr count);
         [DllImport(Lib)] internal static extern int quadrant_aoi_contains(AoiSafeHandle world, ulong id);
         [DllImport(Lib)] internal static extern UIntPtr quadrant_aoi_size(AoiSafeHandle world);
         [DllImport(Lib)] internal static extern UIntPtr quadrant_aoi_pair_count(AoiSafeHandle world);
-        [DllImport(Lib)] internal static extern Status quadrant_aoi_position(AoiSafeHandle world, ulong id, [Out] double[] xy);
+        [DllImport(Lib)] internal static extern Status quadrant_aoi_position(AoiSafeHandle world, ulong id, ref double xy);
         [DllImport(Lib)] internal static extern Status quadrant_aoi_validate(AoiSafeHandle world);
 
         [DllImport(Lib)] internal static extern void quadrant_streamer_config_init(out StreamerConfig c, int scalar);
         [DllImport(Lib)] internal static extern Status quadrant_streamer_create(ref StreamerConfig c, out StreamerSafeHandle streamer);
         [DllImport(Lib)] internal static extern void quadrant_streamer_destroy(IntPtr streamer);
-        [DllImport(Lib)] internal static extern Status quadrant_streamer_add(StreamerSafeHandle s, ulong id, double[] min, double[] max);
+        [DllImport(Lib)] internal static extern Status quadrant_streamer_add(StreamerSafeHandle s, ulong id, ref double min, ref double max);
         [DllImport(Lib)] internal static extern Status quadrant_streamer_remove(StreamerSafeHandle s, ulong id, out int was);
-        [DllImport(Lib)] internal static extern Status quadrant_streamer_move(StreamerSafeHandle s, ulong id, double[] min, double[] max);
+        [DllImport(Lib)] internal static extern Status quadrant_streamer_move(StreamerSafeHandle s, ulong id, ref double min, ref double max);
         [DllImport(Lib)] internal static extern Status quadrant_streamer_mark_loaded(StreamerSafeHandle s, ulong id, out int accepted);
         [DllImport(Lib)] internal static extern Status quadrant_streamer_mark_failed(StreamerSafeHandle s, ulong id, out int accepted);
         [DllImport(Lib)] internal static extern Status quadrant_streamer_set_limits(StreamerSafeHandle s, UIntPtr perUpdate, UIntPtr inFlight);
@@ -306,7 +305,7 @@ namespace Quadrant
         [DllImport(Lib, EntryPoint = "quadrant_streamer_update")] internal static extern Status quadrant_streamer_update_none(StreamerSafeHandle s, IntPtr sources, UIntPtr count, out StreamUpdate update);
         [DllImport(Lib)] internal static extern int quadrant_streamer_contains(StreamerSafeHandle s, ulong id);
         [DllImport(Lib)] internal static extern Status quadrant_streamer_state(StreamerSafeHandle s, ulong id, out int state);
-        [DllImport(Lib)] internal static extern Status quadrant_streamer_bounds(StreamerSafeHandle s, ulong id, [Out] double[] min, [Out] double[] max);
+        [DllImport(Lib)] internal static extern Status quadrant_streamer_bounds(StreamerSafeHandle s, ulong id, ref double min, ref double max);
         [DllImport(Lib)] internal static extern UIntPtr quadrant_streamer_size(StreamerSafeHandle s);
         [DllImport(Lib)] internal static extern Status quadrant_streamer_validate(StreamerSafeHandle s);
     }

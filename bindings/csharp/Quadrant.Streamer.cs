@@ -163,7 +163,7 @@ namespace Quadrant
         void Put(Box3 b) { min[0] = b.MinX; min[1] = b.MinY; min[2] = b.MinZ; max[0] = b.MaxX; max[1] = b.MaxY; max[2] = b.MaxZ; }
 
         /// <summary>Adds an Unloaded object with the box. ArgumentException for an id present or a bad box.</summary>
-        public void Add(ulong id, Box3 box) { Put(box); Native.Check(Native.quadrant_streamer_add(Ptr, id, min, max)); }
+        public void Add(ulong id, Box3 box) { Put(box); Native.Check(Native.quadrant_streamer_add(Ptr, id, ref min[0], ref max[0])); }
         /// <summary>Removes the object at once; returns the state it had (Loading: abandon that load, Loaded:
         /// release it). ArgumentException for an unknown id.</summary>
         public StreamState Remove(ulong id)
@@ -173,7 +173,7 @@ namespace Quadrant
             return (StreamState)was;
         }
         /// <summary>Gives the object a new box; the next update decides what that changes.</summary>
-        public void Move(ulong id, Box3 box) { Put(box); Native.Check(Native.quadrant_streamer_move(Ptr, id, min, max)); }
+        public void Move(ulong id, Box3 box) { Put(box); Native.Check(Native.quadrant_streamer_move(Ptr, id, ref min[0], ref max[0])); }
         /// <summary>Reports a finished load: true for Loading -&gt; Loaded, false for a completion that came too late
         /// (drop what was loaded). ArgumentException for an unknown id.</summary>
         public bool MarkLoaded(ulong id)
@@ -263,7 +263,7 @@ namespace Quadrant
         /// <summary>The object's box (as stored: rounded to float in a float streamer).</summary>
         public Box3 Bounds(ulong id)
         {
-            Native.Check(Native.quadrant_streamer_bounds(Ptr, id, min, max));
+            Native.Check(Native.quadrant_streamer_bounds(Ptr, id, ref min[0], ref max[0]));
             return new Box3(min[0], min[1], min[2], max[0], max[1], max[2]);
         }
         /// <summary>Objects present.</summary>

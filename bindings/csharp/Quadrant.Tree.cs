@@ -100,7 +100,7 @@ namespace Quadrant
         {
             int slot = freeSlots.Count > 0 ? freeSlots.Peek() : slotCount;
             ulong h;
-            Native.Check(Native.quadrant_tree_insert(Ptr, lo, hi, (ulong)slot, layers, out h));
+            Native.Check(Native.quadrant_tree_insert(Ptr, ref lo[0], ref hi[0], (ulong)slot, layers, out h));
             if (freeSlots.Count > 0) freeSlots.Pop();
             else
             {
@@ -110,8 +110,8 @@ namespace Quadrant
             values[slot] = value;
             return new Handle(h);
         }
-        internal void MoveTo(Handle h, double[] lo, double[] hi) { Native.Check(Native.quadrant_tree_move(Ptr, h.Value, lo, hi)); }
-        internal void BoundsOf(Handle h, double[] lo, double[] hi) { Native.Check(Native.quadrant_tree_bounds(Ptr, h.Value, lo, hi)); }
+        internal void MoveTo(Handle h, double[] lo, double[] hi) { Native.Check(Native.quadrant_tree_move(Ptr, h.Value, ref lo[0], ref hi[0])); }
+        internal void BoundsOf(Handle h, double[] lo, double[] hi) { Native.Check(Native.quadrant_tree_bounds(Ptr, h.Value, ref lo[0], ref hi[0])); }
         internal double[] Min { get { return min; } }
         internal double[] Max { get { return max; } }
 
@@ -147,13 +147,13 @@ namespace Quadrant
         }
         internal void MoveManyNative(Handle[] handles, int n)
         {
-            Native.Check(Native.quadrant_tree_move_many(Ptr, handles, batchMin, batchMax, (UIntPtr)n));
+            MoveManyNative(new ArraySegment<Handle>(handles, 0, n));
         }
         internal void MoveManyNative(ArraySegment<Handle> handles)
         {
             TreeSafeHandle t = Ptr;
             if (handles.Count == 0) return;
-            Native.Check(Native.quadrant_tree_move_many(t, ref handles.Array[handles.Offset], batchMin, batchMax, (UIntPtr)handles.Count));
+            Native.Check(Native.quadrant_tree_move_many(t, ref handles.Array[handles.Offset], ref batchMin[0], ref batchMax[0], (UIntPtr)handles.Count));
         }
         internal static void CheckSegment<TItem>(ArraySegment<TItem> segment, string name)
         {
@@ -186,7 +186,7 @@ namespace Quadrant
         internal void MoveManyNative(ReadOnlySpan<Handle> handles)
         {
             ReadOnlySpan<ulong> raw = MemoryMarshal.Cast<Handle, ulong>(handles);
-            Native.Check(Native.quadrant_tree_move_many_span(Ptr, ref MemoryMarshal.GetReference(raw), batchMin, batchMax, (UIntPtr)handles.Length));
+            Native.Check(Native.quadrant_tree_move_many_span(Ptr, ref MemoryMarshal.GetReference(raw), ref batchMin[0], ref batchMax[0], (UIntPtr)handles.Length));
         }
         internal void AssignNative(ReadOnlySpan<T> newValues, ReadOnlySpan<uint> layers, Span<Handle> handles)
         {
@@ -243,7 +243,7 @@ namespace Quadrant
                 Native.NativeShape native;
                 Native.QueryStatsNative stats;
                 GCHandle pin = shape.Pin(dims, out native);
-                try { Native.Check(Native.quadrant_tree_query_into_stats(t, ref native, layers, handleBuffer, valueBuffer, (UIntPtr)handleBuffer.Length, out n, out stats)); }
+                try { Native.Check(Native.quadrant_tree_query_into_stats(t, ref native, layers, ref handleBuffer[0], ref valueBuffer[0], (UIntPtr)handleBuffer.Length, out n, out stats)); }
                 finally { Shape.Unpin(pin); }
                 ulong count = (ulong)n;
                 if (count <= (ulong)handleBuffer.Length)
@@ -264,33 +264,27 @@ namespace Quadrant
         public int QueryHandles(Shape shape, Handle[] handles, uint layers = AllLayers)
         {
             if (handles == null) throw new ArgumentNullException("handles");
-            TreeSafeHandle t = Ptr;
-            UIntPtr n;
-            Native.NativeShape native;
-            Native.QueryStatsNative stats;
-            GCHandle pin = shape.Pin(dims, out native);
-            try { Native.Check(Native.quadrant_tree_query_into_stats(t, ref native, layers, handles, IntPtr.Zero, (UIntPtr)handles.Length, out n, out stats)); }
-            finally { Shape.Unpin(pin); }
-            lastQuery = QueryStats.From(stats);
-            return (int)(ulong)n;
+            return QueryHandles(shape, new ArraySegment<Handle>(handles), layers);
         }
         /// <summary>QueryHandles into a part of an array (written straight by the native query): up to its Count;
         /// returns how many there are in all.</summary>
         public int QueryHandles(Shape shape, ArraySegment<Handle> handles, uint layers = AllLayers)
         {
             CheckSegment(handles, "handles");
-            if (handles.Count == 0) return QueryHandles(shape, EmptyHandles, layers);
             TreeSafeHandle t = Ptr;
+            // An empty part still counts the hits: the native query writes nowhere at capacity 0.
+            Handle[] array = handles.Count == 0 ? oneHandle : handles.Array;
+            int offset = handles.Count == 0 ? 0 : handles.Offset;
             UIntPtr n;
             Native.NativeShape native;
             Native.QueryStatsNative stats;
             GCHandle pin = shape.Pin(dims, out native);
-            try { Native.Check(Native.quadrant_tree_query_into_stats(t, ref native, layers, ref handles.Array[handles.Offset], IntPtr.Zero, (UIntPtr)handles.Count, out n, out stats)); }
+            try { Native.Check(Native.quadrant_tree_query_into_stats(t, ref native, layers, ref array[offset], IntPtr.Zero, (UIntPtr)handles.Count, out n, out stats)); }
             finally { Shape.Unpin(pin); }
             lastQuery = QueryStats.From(stats);
             return (int)(ulong)n;
         }
-        static readonly Handle[] EmptyHandles = new Handle[0];
+        readonly Handle[] oneHandle = new Handle[1];
         /// <summary>Writes the values of the objects the shape touches into `values` (up to its length) and returns
         /// how many there are in all, as QueryHandles.</summary>
         public int QueryValues(Shape shape, T[] values, uint layers = AllLayers)
@@ -392,7 +386,7 @@ namespace Quadrant
             try
             {
                 status = matrix == null ? Native.quadrant_tree_pairs(t, layers, Native.PairThunk, GCHandle.ToIntPtr(pin))
-                                        : Native.quadrant_tree_pairs_filtered(t, matrix.Partners, Native.PairThunk, GCHandle.ToIntPtr(pin));
+                                        : Native.quadrant_tree_pairs_filtered(t, ref matrix.Partners[0], Native.PairThunk, GCHandle.ToIntPtr(pin));
             }
             finally { s.End(pin); }
             int count = s.Count;
@@ -496,7 +490,7 @@ namespace Quadrant
                 UIntPtr n;
                 Native.NativeShape native;
                 GCHandle pin = shape.Pin(dims, out native);
-                try { Native.Check(Native.quadrant_tree_query_nodes_into(t, ref native, skipEmpty ? 1 : 0, nodeBuffer, (UIntPtr)nodeBuffer.Length, out n)); }
+                try { Native.Check(Native.quadrant_tree_query_nodes_into(t, ref native, skipEmpty ? 1 : 0, ref nodeBuffer[0], (UIntPtr)nodeBuffer.Length, out n)); }
                 finally { Shape.Unpin(pin); }
                 ulong count = (ulong)n;
                 if (count <= (ulong)nodeBuffer.Length)
@@ -526,7 +520,7 @@ namespace Quadrant
         internal NodeInfo LocateAt(double[] p)
         {
             Native.Node n;
-            Native.Check(Native.quadrant_tree_locate(Ptr, p, out n));
+            Native.Check(Native.quadrant_tree_locate(Ptr, ref p[0], out n));
             return NodeInfo.From(ref n);
         }
 
@@ -542,7 +536,7 @@ namespace Quadrant
             if (handleBuffer.Length < capacity) { handleBuffer = new ulong[capacity]; valueBuffer = new ulong[capacity]; }
             if (tBuffer.Length < capacity) tBuffer = new double[capacity];
             UIntPtr n;
-            Native.Check(Native.quadrant_tree_raycast_into(Ptr, a, b, layers, handleBuffer, valueBuffer, tBuffer, (UIntPtr)capacity, out n));
+            Native.Check(Native.quadrant_tree_raycast_into(Ptr, ref a[0], ref b[0], layers, ref handleBuffer[0], ref valueBuffer[0], ref tBuffer[0], (UIntPtr)capacity, out n));
             int count = (int)(ulong)n;
             for (int i = 0; i < count; ++i)
             {
@@ -562,7 +556,7 @@ namespace Quadrant
             s.RayFn = fn;
             GCHandle pin = s.Begin();
             Native.Status status;
-            try { status = Native.quadrant_tree_raycast(t, a, b, layers, Native.RayThunk, GCHandle.ToIntPtr(pin)); }
+            try { status = Native.quadrant_tree_raycast(t, ref a[0], ref b[0], layers, Native.RayThunk, GCHandle.ToIntPtr(pin)); }
             finally { s.End(pin); }
             int count = s.Count;
             s.Finish(status);
@@ -578,7 +572,7 @@ namespace Quadrant
             if (handleBuffer.Length < k) { handleBuffer = new ulong[k]; valueBuffer = new ulong[k]; }
             if (distanceBuffer.Length < k) distanceBuffer = new double[k];
             UIntPtr count;
-            Native.Check(Native.quadrant_tree_nearest(Ptr, p, (UIntPtr)k, maxDistance, layers, handleBuffer, distanceBuffer, out count));
+            Native.Check(Native.quadrant_tree_nearest(Ptr, ref p[0], (UIntPtr)k, maxDistance, layers, ref handleBuffer[0], ref distanceBuffer[0], out count));
             return (int)(ulong)count;
         }
         internal int NearestTo(double[] p, int k, List<T> results, List<double> distances, double maxDistance, uint layers)
