@@ -17,6 +17,8 @@ set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
 set(CMAKE_SHARED_LINKER_FLAGS_INIT "-static")
+# A release DLL without its symbol table: a third smaller, as the plugin users ship.
+set(CMAKE_SHARED_LINKER_FLAGS_RELEASE_INIT "-s")
 # ctest (and GoogleTest's discovery) run the programs through wine.
 find_program(QUADRANT_WINE NAMES wine wine64 wine-stable)
 if(QUADRANT_WINE)
