@@ -22,13 +22,16 @@ namespace Quadrant
 
         readonly TreeSafeHandle tree;
         readonly int dims;
-        // Values by slot; the native tree stores the slot as its 64-bit value.
+        // Values by the native slot of their object (a handle's low 32 bits minus 1, as quadrant.h says): a handle the
+        // library hands out names its value without another call. `ceiling` is 1 + the highest slot ever seen: the
+        // library's records never outgrow it (a new object takes a free slot or the next one), so `values` holds every
+        // slot once Reserve(ceiling + 1) has run.
         T[] values = new T[16];
-        readonly Stack<int> freeSlots = new Stack<int>();
-        int slotCount;
+        int ceiling;
         // Buffers, grown as needed and reused: a warm call allocates nothing.
         ulong[] handleBuffer = new ulong[64];
-        ulong[] valueBuffer = new ulong[64];
+        ulong[] pairBuffer = new ulong[128];
+        Handle[] assignBuffer = new Handle[16];
         double[] distanceBuffer = new double[16];
         double[] tBuffer = new double[16];
         Native.Node[] nodeBuffer = new Native.Node[16];
@@ -90,24 +93,29 @@ namespace Quadrant
 
         int Slot(Handle h, string what)
         {
-            ulong v;
-            if (Native.quadrant_tree_value(Ptr, h.Value, out v) != Native.Status.Ok)
+            if (Native.quadrant_tree_contains(Ptr, h.Value) == 0)
                 throw new ArgumentException("quadrant: " + what + ": the handle names no object of this tree (stale or foreign)");
-            return (int)v;
+            return SlotOf(h.Value);
+        }
+        internal static int SlotOf(ulong handle) { return (int)(uint)handle - 1; }
+        // Room for slots below n, made before a native call adds objects: a refused call then leaves everything as it
+        // was, and a successful one has nothing left that could fail.
+        void Reserve(int n)
+        {
+            if (n <= values.Length) return;
+            int size = values.Length;
+            while (size < n) size *= 2;
+            Array.Resize(ref values, size);
         }
 
         internal Handle InsertAt(double[] lo, double[] hi, T value, uint layers)
         {
-            int slot = freeSlots.Count > 0 ? freeSlots.Peek() : slotCount;
+            Reserve(ceiling + 1);
             ulong h;
-            Native.Check(Native.quadrant_tree_insert(Ptr, ref lo[0], ref hi[0], (ulong)slot, layers, out h));
-            if (freeSlots.Count > 0) freeSlots.Pop();
-            else
-            {
-                if (slotCount == values.Length) Array.Resize(ref values, values.Length * 2);
-                ++slotCount;
-            }
+            Native.Check(Native.quadrant_tree_insert(Ptr, ref lo[0], ref hi[0], 0, layers, out h));
+            int slot = SlotOf(h);
             values[slot] = value;
+            if (slot >= ceiling) ceiling = slot + 1;
             return new Handle(h);
         }
         internal void MoveTo(Handle h, double[] lo, double[] hi) { Native.Check(Native.quadrant_tree_move(Ptr, h.Value, ref lo[0], ref hi[0])); }
@@ -121,15 +129,12 @@ namespace Quadrant
             int slot = Slot(h, "erase");
             Native.Check(Native.quadrant_tree_erase(Ptr, h.Value));
             values[slot] = default(T);
-            freeSlots.Push(slot);
         }
         /// <summary>Removes every object; every handle goes stale. Keeps the native memory.</summary>
         public void Clear()
         {
             Native.Check(Native.quadrant_tree_clear(Ptr));
-            Array.Clear(values, 0, slotCount);
-            freeSlots.Clear();
-            slotCount = 0;
+            Array.Clear(values, 0, ceiling);
         }
 
         // ---- batches: the boxes are copied into the tree's scratch arrays (dims numbers per corner) ----
@@ -159,28 +164,30 @@ namespace Quadrant
         {
             if (segment.Array == null) throw new ArgumentNullException(name);
         }
-        // Replaces the slots after a successful assign: object i has slot i.
-        void AssignSlots(int n)
+        // After a successful assign: the old values go, object i's value goes to its handle's slot.
+        void AssignValues(Handle[] handles, int n, T[] newValues)
         {
-            Array.Clear(values, 0, slotCount);
-            freeSlots.Clear();
-            slotCount = n;
+            Array.Clear(values, 0, ceiling);
+            for (int i = 0; i < n; ++i)
+            {
+                int slot = SlotOf(handles[i].Value);
+                values[slot] = newValues[i];
+                if (slot >= ceiling) ceiling = slot + 1;
+            }
         }
-        T[] ValuesFor(int n)
+        Handle[] AssignHandles(Handle[] given, int n)
         {
-            // Grown before the native call, so that a refused assign leaves the tree and the values as they were.
-            if (values.Length >= n) return values;
-            int size = values.Length;
-            while (size < n) size *= 2;
-            return new T[size];
+            if (given != null) return given;
+            if (assignBuffer.Length < n) assignBuffer = new Handle[n];
+            return assignBuffer;
         }
         internal void AssignNative(T[] newValues, uint[] layers, Handle[] handles, int n)
         {
-            T[] target = ValuesFor(n);
-            Native.Check(Native.quadrant_tree_assign(Ptr, batchMin, batchMax, IntPtr.Zero, layers, (UIntPtr)n, handles));
-            if (target != values) values = target;
-            AssignSlots(n);
-            Array.Copy(newValues, values, n);
+            // The library rebuilds its records: the objects take slots below max(n, ceiling).
+            Reserve(Math.Max(Math.Max(n, ceiling), 1));
+            Handle[] output = AssignHandles(handles, Math.Max(n, 1));
+            Native.Check(Native.quadrant_tree_assign(Ptr, batchMin, batchMax, IntPtr.Zero, layers, (UIntPtr)n, output));
+            AssignValues(output, n, newValues);
         }
 #if QUADRANT_HAS_SPAN
         internal void MoveManyNative(ReadOnlySpan<Handle> handles)
@@ -191,12 +198,18 @@ namespace Quadrant
         internal void AssignNative(ReadOnlySpan<T> newValues, ReadOnlySpan<uint> layers, Span<Handle> handles)
         {
             int n = newValues.Length;
-            T[] target = ValuesFor(n);
-            Span<ulong> raw = MemoryMarshal.Cast<Handle, ulong>(handles);
+            Reserve(Math.Max(Math.Max(n, ceiling), 1));
+            Handle[] output = AssignHandles(null, Math.Max(n, 1));
+            Span<ulong> raw = MemoryMarshal.Cast<Handle, ulong>(new Span<Handle>(output));
             Native.Check(Native.quadrant_tree_assign_span(Ptr, batchMin, batchMax, IntPtr.Zero, ref MemoryMarshal.GetReference(layers), (UIntPtr)n, ref MemoryMarshal.GetReference(raw)));
-            if (target != values) values = target;
-            AssignSlots(n);
-            newValues.CopyTo(values);
+            Array.Clear(values, 0, ceiling);
+            for (int i = 0; i < n; ++i)
+            {
+                int slot = SlotOf(output[i].Value);
+                values[slot] = newValues[i];
+                if (slot >= ceiling) ceiling = slot + 1;
+            }
+            if (handles.Length != 0) new Span<Handle>(output, 0, n).CopyTo(handles);
         }
 #endif
         internal void RebuildNative(double[] lo, double[] hi) { Native.Check(Native.quadrant_tree_rebuild(Ptr, lo, hi)); }
@@ -228,7 +241,7 @@ namespace Quadrant
             int count = QueryBuffers(shape, layers);
             for (int i = 0; i < count; ++i)
             {
-                results.Add(values[(int)valueBuffer[i]]);
+                results.Add(values[SlotOf(handleBuffer[i])]);
                 if (handles != null) handles.Add(new Handle(handleBuffer[i]));
             }
             return count;
@@ -243,7 +256,7 @@ namespace Quadrant
                 Native.NativeShape native;
                 Native.QueryStatsNative stats;
                 GCHandle pin = shape.Pin(dims, out native);
-                try { Native.Check(Native.quadrant_tree_query_into_stats(t, ref native, layers, ref handleBuffer[0], ref valueBuffer[0], (UIntPtr)handleBuffer.Length, out n, out stats)); }
+                try { Native.Check(Native.quadrant_tree_query_into(t, ref native, layers, ref handleBuffer[0], IntPtr.Zero, (UIntPtr)handleBuffer.Length, out n, out stats)); }
                 finally { Shape.Unpin(pin); }
                 ulong count = (ulong)n;
                 if (count <= (ulong)handleBuffer.Length)
@@ -252,7 +265,6 @@ namespace Quadrant
                     return (int)count;
                 }
                 handleBuffer = new ulong[2 * (int)count];
-                valueBuffer = new ulong[2 * (int)count];
             }
         }
         /// <summary>What the last Query, QueryHandles or QueryValues walked: nodes visited, box tests, hits.</summary>
@@ -291,7 +303,7 @@ namespace Quadrant
         {
             if (values == null) throw new ArgumentNullException("values");
             int count = QueryBuffers(shape, layers);
-            for (int i = 0; i < count && i < values.Length; ++i) values[i] = this.values[(int)valueBuffer[i]];
+            for (int i = 0; i < count && i < values.Length; ++i) values[i] = this.values[SlotOf(handleBuffer[i])];
             return count;
         }
 #if QUADRANT_HAS_SPAN
@@ -314,7 +326,7 @@ namespace Quadrant
         public int QueryValues(Shape shape, Span<T> values, uint layers = AllLayers)
         {
             int count = QueryBuffers(shape, layers);
-            for (int i = 0; i < count && i < values.Length; ++i) values[i] = this.values[(int)valueBuffer[i]];
+            for (int i = 0; i < count && i < values.Length; ++i) values[i] = this.values[SlotOf(handleBuffer[i])];
             return count;
         }
 #endif
@@ -346,7 +358,7 @@ namespace Quadrant
         public int Pairs(List<KeyValuePair<T, T>> results, uint layers = AllLayers)
         {
             if (results == null) throw new ArgumentNullException("results");
-            return RunPairs(results, null, layers, null);
+            return PairsInto(results, layers, null);
         }
         /// <summary>Adds every overlapping pair that the layer matrix lets through (pruned at nodes: a filtered-out
         /// pair costs no box test) and returns how many.</summary>
@@ -354,7 +366,7 @@ namespace Quadrant
         {
             if (results == null) throw new ArgumentNullException("results");
             if (matrix == null) throw new ArgumentNullException("matrix");
-            return RunPairs(results, null, 0, matrix);
+            return PairsInto(results, 0, matrix);
         }
 
         /// <summary>Calls fn(a, b) for every pair of objects in `layers` whose boxes overlap, once each, from inside
@@ -365,21 +377,41 @@ namespace Quadrant
         public int ForEachPair(Func<T, T, bool> fn, uint layers = AllLayers)
         {
             if (fn == null) throw new ArgumentNullException("fn");
-            return RunPairs(null, fn, layers, null);
+            return RunPairs(fn, layers, null);
         }
         /// <summary>ForEachPair over the pairs the layer matrix lets through.</summary>
         public int ForEachPair(Func<T, T, bool> fn, LayerMatrix matrix)
         {
             if (fn == null) throw new ArgumentNullException("fn");
             if (matrix == null) throw new ArgumentNullException("matrix");
-            return RunPairs(null, fn, 0, matrix);
+            return RunPairs(fn, 0, matrix);
         }
 
-        int RunPairs(List<KeyValuePair<T, T>> results, Func<T, T, bool> fn, uint layers, LayerMatrix matrix)
+        // The pairs into the tree's buffer (a, b, a, b, ...), grown until they fit, then their values into the list:
+        // one native call, no callback per pair.
+        int PairsInto(List<KeyValuePair<T, T>> results, uint layers, LayerMatrix matrix)
+        {
+            TreeSafeHandle t = Ptr;
+            for (;;)
+            {
+                UIntPtr n;
+                int capacity = pairBuffer.Length / 2;
+                Native.Check(matrix == null ? Native.quadrant_tree_pairs_into(t, layers, ref pairBuffer[0], (UIntPtr)capacity, out n)
+                                            : Native.quadrant_tree_pairs_filtered_into(t, ref matrix.Partners[0], ref pairBuffer[0], (UIntPtr)capacity, out n));
+                ulong count = (ulong)n;
+                if (count <= (ulong)capacity)
+                {
+                    for (int i = 0; i < (int)count; ++i)
+                        results.Add(new KeyValuePair<T, T>(values[SlotOf(pairBuffer[2 * i])], values[SlotOf(pairBuffer[2 * i + 1])]));
+                    return (int)count;
+                }
+                pairBuffer = new ulong[4 * (int)count];
+            }
+        }
+        int RunPairs(Func<T, T, bool> fn, uint layers, LayerMatrix matrix)
         {
             TreeSafeHandle t = Ptr;
             WalkSink s = AcquireSink();
-            s.Pairs = results;
             s.PairFn = fn;
             GCHandle pin = s.Begin();
             Native.Status status;
@@ -400,7 +432,23 @@ namespace Quadrant
         public int PairsWith<U>(SpatialTree<U> other, List<KeyValuePair<T, U>> results, uint layersA = AllLayers, uint layersB = AllLayers)
         {
             if (results == null) throw new ArgumentNullException("results");
-            return RunCross(other, results, null, layersA, layersB);
+            if (other == null) throw new ArgumentNullException("other");
+            TreeSafeHandle t = Ptr, o = other.Ptr;
+            for (;;)
+            {
+                UIntPtr n;
+                int capacity = pairBuffer.Length / 2;
+                Native.Check(Native.quadrant_trees_pairs_into(t, o, layersA, layersB, ref pairBuffer[0], (UIntPtr)capacity, out n));
+                ulong count = (ulong)n;
+                if (count <= (ulong)capacity)
+                {
+                    U[] theirs = other.Values;
+                    for (int i = 0; i < (int)count; ++i)
+                        results.Add(new KeyValuePair<T, U>(values[SlotOf(pairBuffer[2 * i])], theirs[SlotOf(pairBuffer[2 * i + 1])]));
+                    return (int)count;
+                }
+                pairBuffer = new ulong[4 * (int)count];
+            }
         }
         /// <summary>Calls fn(this tree's value, other's value) for every overlapping pair across the two trees, as
         /// PairsWith, from inside the native walk; fn returning false stops; an exception thrown by fn is rethrown
@@ -408,16 +456,15 @@ namespace Quadrant
         public int ForEachPairWith<U>(SpatialTree<U> other, Func<T, U, bool> fn, uint layersA = AllLayers, uint layersB = AllLayers)
         {
             if (fn == null) throw new ArgumentNullException("fn");
-            return RunCross(other, null, fn, layersA, layersB);
+            return RunCross(other, fn, layersA, layersB);
         }
-        int RunCross<U>(SpatialTree<U> other, List<KeyValuePair<T, U>> results, Func<T, U, bool> fn, uint layersA, uint layersB)
+        int RunCross<U>(SpatialTree<U> other, Func<T, U, bool> fn, uint layersA, uint layersB)
         {
             if (other == null) throw new ArgumentNullException("other");
             TreeSafeHandle t = Ptr, o = other.Ptr;
             CrossSink<U> s = crossSink as CrossSink<U>;
             if (s == null || s.Busy) { s = new CrossSink<U>(this, other); if (crossSink == null || !crossSink.Busy) crossSink = s; }
             s.Other = other;
-            s.Results = results;
             s.Fn = fn;
             s.Count = 0;
             GCHandle pin = s.Begin();
@@ -432,19 +479,16 @@ namespace Quadrant
         {
             readonly SpatialTree<T> tree;
             public SpatialTree<U> Other;
-            public List<KeyValuePair<T, U>> Results;
             public Func<T, U, bool> Fn;
             public int Count;
             public CrossSink(SpatialTree<T> tree, SpatialTree<U> other) { this.tree = tree; Other = other; }
-            internal override void Release() { Results = null; Fn = null; Other = null; }
+            internal override void Release() { Fn = null; Other = null; }
             internal override bool Pair(ulong a, ulong va, ulong b, ulong vb)
             {
                 ++Count;
-                T x = tree.values[(int)va];
-                U y = Other.Values[(int)vb];
-                if (Fn != null) return Fn(x, y);
-                Results.Add(new KeyValuePair<T, U>(x, y));
-                return true;
+                T x = tree.values[SlotOf(a)];
+                U y = Other.Values[SlotOf(b)];
+                return Fn(x, y);
             }
         }
 
@@ -533,15 +577,15 @@ namespace Quadrant
             if (limit < 0) throw new ArgumentException("quadrant: raycast: limit is negative");
             // No more hits than objects: the buffers are sized by what the tree holds, not by what was asked.
             int capacity = Math.Min(limit, Count);
-            if (handleBuffer.Length < capacity) { handleBuffer = new ulong[capacity]; valueBuffer = new ulong[capacity]; }
+            if (handleBuffer.Length < capacity) handleBuffer = new ulong[capacity];
             if (tBuffer.Length < capacity) tBuffer = new double[capacity];
             UIntPtr n;
-            Native.Check(Native.quadrant_tree_raycast_into(Ptr, ref a[0], ref b[0], layers, ref handleBuffer[0], ref valueBuffer[0], ref tBuffer[0], (UIntPtr)capacity, out n));
+            Native.Check(Native.quadrant_tree_raycast_into(Ptr, ref a[0], ref b[0], layers, ref handleBuffer[0], IntPtr.Zero, ref tBuffer[0], (UIntPtr)capacity, out n));
             int count = (int)(ulong)n;
             for (int i = 0; i < count; ++i)
             {
                 RayHit<T> hit;
-                hit.Value = values[(int)valueBuffer[i]];
+                hit.Value = values[SlotOf(handleBuffer[i])];
                 hit.Handle = new Handle(handleBuffer[i]);
                 hit.T = tBuffer[i];
                 hits.Add(hit);
@@ -569,7 +613,7 @@ namespace Quadrant
             if (k < 0) throw new ArgumentException("quadrant: nearest: k is negative");
             // No more results than objects: the buffers are sized by what the tree holds, not by what was asked.
             if (k > Count) k = Count;
-            if (handleBuffer.Length < k) { handleBuffer = new ulong[k]; valueBuffer = new ulong[k]; }
+            if (handleBuffer.Length < k) handleBuffer = new ulong[k];
             if (distanceBuffer.Length < k) distanceBuffer = new double[k];
             UIntPtr count;
             Native.Check(Native.quadrant_tree_nearest(Ptr, ref p[0], (UIntPtr)k, maxDistance, layers, ref handleBuffer[0], ref distanceBuffer[0], out count));
@@ -581,7 +625,7 @@ namespace Quadrant
             int count = NearestBuffers(p, k, maxDistance, layers);
             for (int i = 0; i < count; ++i)
             {
-                results.Add(Value(new Handle(handleBuffer[i])));
+                results.Add(values[SlotOf(handleBuffer[i])]);
                 if (distances != null) distances.Add(distanceBuffer[i]);
             }
             return count;
@@ -594,7 +638,7 @@ namespace Quadrant
             {
                 Neighbor<T> n;
                 n.Handle = new Handle(handleBuffer[i]);
-                n.Value = Value(n.Handle);
+                n.Value = values[SlotOf(handleBuffer[i])];
                 n.Distance = distanceBuffer[i];
                 results.Add(n);
             }
@@ -625,7 +669,6 @@ namespace Quadrant
         sealed class WalkSink : Sink
         {
             readonly SpatialTree<T> tree;
-            public List<KeyValuePair<T, T>> Pairs;
             public Func<T, T, bool> PairFn;
             public Func<T, Handle, bool> HitFn;
             public Func<T, Handle, double, bool> RayFn;
@@ -634,23 +677,21 @@ namespace Quadrant
             public int Count;
             public WalkSink(SpatialTree<T> tree) { this.tree = tree; }
             // Drops the references to the caller's lists and functions once the walk has returned.
-            internal override void Release() { Pairs = null; PairFn = null; HitFn = null; RayFn = null; Nodes = null; NodeFn = null; }
+            internal override void Release() { PairFn = null; HitFn = null; RayFn = null; Nodes = null; NodeFn = null; }
             internal override bool Hit(ulong handle, ulong value)
             {
                 ++Count;
-                return HitFn(tree.values[(int)value], new Handle(handle));
+                return HitFn(tree.values[SlotOf(handle)], new Handle(handle));
             }
             internal override bool Pair(ulong a, ulong va, ulong b, ulong vb)
             {
                 ++Count;
-                if (PairFn != null) return PairFn(tree.values[(int)va], tree.values[(int)vb]);
-                Pairs.Add(new KeyValuePair<T, T>(tree.values[(int)va], tree.values[(int)vb]));
-                return true;
+                return PairFn(tree.values[SlotOf(a)], tree.values[SlotOf(b)]);
             }
             internal override bool Ray(ulong handle, ulong value, double t)
             {
                 ++Count;
-                return RayFn(tree.values[(int)value], new Handle(handle), t);
+                return RayFn(tree.values[SlotOf(handle)], new Handle(handle), t);
             }
             internal override bool Node(ref Native.Node node)
             {

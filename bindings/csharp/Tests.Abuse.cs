@@ -306,6 +306,56 @@ static partial class Tests
         tree.Dispose(); octree.Dispose(); other.Dispose(); tracker.Dispose(); streamer.Dispose(); aoi.Dispose();
     }
 
+    // Values live by the library's slot of each object: slots freed by Erase, Clear and Assign come back in the
+    // library's order (a cleared tree hands out its highest slots first), and every value follows its object.
+    static void SlotReuse()
+    {
+        rng = 555;
+        foreach (int dims in new[] { 2, 3 })
+            using (var scene = new Scene(dims, Scalar.Double, Placement.Loose))
+            {
+                var tree = scene.Tree;
+                var model = new Dictionary<ulong, KeyValuePair<int, Box3>>();
+                int next = 0;
+                for (int round = 0; round < 30; ++round)
+                {
+                    int roll = Rnd(10);
+                    if (roll == 0) { tree.Clear(); model.Clear(); }
+                    else if (roll == 1)
+                    {
+                        int n = Rnd(60);
+                        var boxes = Enumerable.Range(0, n).Select(i => RandomBox(dims)).ToArray();
+                        var vals = Enumerable.Range(next, n).ToArray();
+                        next += n;
+                        var hs = new Handle[n];
+                        scene.Assign(boxes, vals, null, hs, Rnd(2) == 0);
+                        model.Clear();
+                        for (int i = 0; i < n; ++i) model[hs[i].Value] = new KeyValuePair<int, Box3>(vals[i], boxes[i]);
+                    }
+                    for (int k = Rnd(80); k > 0; --k)
+                    {
+                        Box3 b = RandomBox(dims);
+                        Handle h = scene.Insert(b, next, 1u);
+                        model[h.Value] = new KeyValuePair<int, Box3>(next++, b);
+                    }
+                    foreach (ulong h in model.Keys.Where(x => Rnd(4) == 0).ToList()) { tree.Erase(new Handle(h)); model.Remove(h); }
+                    var hits = new List<int>();
+                    var handles = new List<Handle>();
+                    tree.Query(scene.BoxShape(new Box3(-10, -10, -10, 200, 200, 200)), hits, handles);
+                    Check(hits.Count == model.Count && handles.Zip(hits, (h, v) => model[h.Value].Key == v).All(ok => ok), dims + "D round " + round + ": every value follows its object");
+                    var pairs = new List<KeyValuePair<int, int>>();
+                    tree.Pairs(pairs);
+                    var want = new HashSet<long>();
+                    var list = model.Values.ToList();
+                    for (int i = 0; i < list.Count; ++i)
+                        for (int j = i + 1; j < list.Count; ++j)
+                            if (list[i].Value.Overlaps(list[j].Value)) want.Add(Key(list[i].Key, list[j].Key));
+                    Check(pairs.Count == want.Count && new HashSet<long>(pairs.Select(q => Key(q.Key, q.Value))).SetEquals(want), dims + "D round " + round + ": pairs by value");
+                }
+            }
+        Console.WriteLine("  values follow their objects through erase, clear and assign");
+    }
+
     static void Conversions()
     {
         var v = new System.Numerics.Vector2(1.5f, 2.5f);

@@ -359,6 +359,7 @@ static partial class Tests
         BadInputParity();
         NoAllocationParity();
         Conversions();
+        SlotReuse();
         Check(Game.Names.Check(), "a game's own QuadTree<T> and Quadrant beside the library's");
         if (failures > 0)
         {
