@@ -15,6 +15,9 @@ namespace Quadrant
     public sealed class ContactTracker : IDisposable
     {
         readonly ContactsSafeHandle contacts;
+        // The tree of the previous steps, by identity: the C API compares addresses, which a tree disposed and
+        // another made in its memory would share.
+        TreeSafeHandle followed;
 
         /// <summary>A tracker with no contacts: its first update reports every pair as begun.</summary>
         public ContactTracker()
@@ -39,7 +42,8 @@ namespace Quadrant
         /// <summary>One step over the tree's pairs in `layers`: adds the pairs that began to `begun`, those that
         /// ended to `ended`, and (when not null) every pair overlapping now to `current`; returns how many pairs
         /// overlap now. ArgumentException, with the tracker and the lists unchanged, for another tree than the
-        /// previous steps' (Clear first to follow another tree).</summary>
+        /// previous steps' (Clear first to follow another tree; a disposed tree followed by a new one is another
+        /// tree, even at the same address).</summary>
         public int Update<T>(SpatialTree<T> tree, List<Contact> begun, List<Contact> ended, List<Contact> current = null, uint layers = 0xffffffffu)
         {
             return Step(tree, layers, null, begun, ended, current);
@@ -55,8 +59,13 @@ namespace Quadrant
             if (tree == null) throw new ArgumentNullException("tree");
             if (begun == null) throw new ArgumentNullException("begun");
             if (ended == null) throw new ArgumentNullException("ended");
+            ContactsSafeHandle self = Ptr;
+            TreeSafeHandle t = tree.Ptr;
+            if (followed != null && !ReferenceEquals(followed, t))
+                throw new ArgumentException("quadrant: contacts: update: another tree than the previous steps' (call Clear to switch)");
             Native.ContactStep s;
-            Native.Check(Native.quadrant_contacts_update(Ptr, tree.Ptr, layers, matrix == null ? null : matrix.Partners, out s));
+            Native.Check(Native.quadrant_contacts_update(self, t, layers, matrix == null ? null : matrix.Partners, out s));
+            followed = t;
             Read(s.Begun, (int)(ulong)s.BegunCount, begun);
             Read(s.Ended, (int)(ulong)s.EndedCount, ended);
             if (current != null) Read(s.Contacts, (int)(ulong)s.ContactCount, current);
@@ -69,6 +78,10 @@ namespace Quadrant
                 into.Add(new Contact(new Handle((ulong)Marshal.ReadInt64(p, 16 * i)), new Handle((ulong)Marshal.ReadInt64(p, 16 * i + 8))));
         }
         /// <summary>Forgets every contact and the tree: the next update reports all of its pairs as begun.</summary>
-        public void Clear() { Native.Check(Native.quadrant_contacts_clear(Ptr)); }
+        public void Clear()
+        {
+            Native.Check(Native.quadrant_contacts_clear(Ptr));
+            followed = null;
+        }
     }
 }

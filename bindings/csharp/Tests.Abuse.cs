@@ -207,6 +207,29 @@ static partial class Tests
             Raises<ObjectDisposedException>("quadrant", () => streamer.Add(100, new Box3(0, 0, 0, 1, 1, 1)));
             Raises<ObjectDisposedException>("quadrant", () => { var n = streamer.Count; });
         }
+        // A tracker follows one tree by identity: a tree disposed and another made (perhaps at the same address)
+        // is another tree; Clear lets it follow the new one.
+        using (var tracker = new ContactTracker())
+        {
+            var begun = new List<Contact>();
+            var ended = new List<Contact>();
+            var first = new QuadTree<int>(new Box2(0, 0, 10, 10));
+            first.Insert(new Box2(1, 1, 3, 3), 1);
+            first.Insert(new Box2(2, 2, 4, 4), 2);
+            tracker.Update(first, begun, ended);
+            Check(begun.Count == 1, "contacts: the first step begins the pair");
+            first.Dispose();
+            Raises<ObjectDisposedException>("quadrant", () => tracker.Update(first, begun, ended));
+            using (var second = new QuadTree<int>(new Box2(0, 0, 10, 10)))
+            {
+                second.Insert(new Box2(1, 1, 3, 3), 1);
+                begun.Clear();
+                Raises<ArgumentException>("another tree", () => tracker.Update(second, begun, ended));
+                Check(begun.Count == 0 && ended.Count == 0, "contacts: a refused step adds nothing");
+                tracker.Clear();
+                Check(tracker.Update(second, begun, ended) == 0 && begun.Count == 0 && ended.Count == 0, "contacts: after Clear the tracker follows the new tree");
+            }
+        }
         var contacts = new ContactTracker();
         contacts.Dispose();
         using (var tree = new QuadTree<int>(new Box2(0, 0, 1, 1)))
