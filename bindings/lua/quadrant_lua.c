@@ -364,11 +364,12 @@ static double field_number(lua_State* L, const char* key, double def) {
   lua_pop(L, 1);
   return v;
 }
-static quadrant_scalar field_scalar(lua_State* L) {
+/* The `scalar` field: "float" or "double", `fallback` when absent (trees: double; worlds: float, as in C++). */
+static quadrant_scalar field_scalar(lua_State* L, const char* fallback) {
   const char* scalar;
   int is_float;
   lua_getfield(L, 1, "scalar");
-  scalar = luaL_optstring(L, -1, "double");
+  scalar = luaL_optstring(L, -1, fallback);
   is_float = strcmp(scalar, "float") == 0;
   if (!is_float && strcmp(scalar, "double") != 0)
     luaL_error(L, "quadrant: scalar is \"%s\", not \"float\" or \"double\"", scalar);
@@ -396,7 +397,7 @@ static int l_new(lua_State* L) {
   check_keys(L, 1, keys, "new");
   dims = (int)field_integer(L, "dims", 2);
   if (dims != 2 && dims != 3) return luaL_error(L, "quadrant: dims is %d, not 2 or 3", dims);
-  quadrant_config_init(&config, dims, field_scalar(L));
+  quadrant_config_init(&config, dims, field_scalar(L, "double"));
   field_world(L, dims, config.world_min, config.world_max, "new");
   config.max_depth = (int)field_integer(L, "max_depth", config.max_depth);
   config.split_threshold = (int)field_integer(L, "split_threshold", config.split_threshold);
@@ -760,7 +761,7 @@ static uint64_t check_id(lua_State* L, int at) {
   return (uint64_t)id;
 }
 
-/* quadrant.aoi{world = {minx, miny, maxx, maxy}, hysteresis = 0, skin = 0, scalar = "double", max_depth = 8,
+/* quadrant.aoi{world = {minx, miny, maxx, maxy}, hysteresis = 0, skin = 0, scalar = "float", max_depth = 8,
  * split_threshold = 16} */
 static int l_aoi_new(lua_State* L) {
   quadrant_aoi_settings settings;
@@ -768,7 +769,7 @@ static int l_aoi_new(lua_State* L) {
   static const char* const keys[] = {"world", "hysteresis", "skin", "scalar", "max_depth", "split_threshold", NULL};
   luaL_checktype(L, 1, LUA_TTABLE);
   check_keys(L, 1, keys, "aoi");
-  quadrant_aoi_settings_init(&settings, field_scalar(L));
+  quadrant_aoi_settings_init(&settings, field_scalar(L, "float"));
   field_world(L, 2, settings.world_min, settings.world_max, "aoi");
   settings.hysteresis = field_number(L, "hysteresis", settings.hysteresis);
   settings.skin = field_number(L, "skin", settings.skin);

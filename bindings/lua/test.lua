@@ -355,6 +355,17 @@ local function check_aoi(scalar)
   check(not ok and tostring(message):find("unknown key hysterisis", 1, true), "aoi: a misspelt key raises: " .. tostring(message))
   ok, message = pcall(quadrant.aoi, {world = {0, 0, 1, 1}, hysteresis = -1})
   check(not ok and tostring(message):find("hysteresis", 1, true), "aoi: bad settings raise: " .. tostring(message))
+  -- A world stores floats unless asked for doubles, as in C++, C# and JavaScript: 0.1 comes back rounded.
+  local plain, wide = quadrant.aoi{world = {0, 0, 10, 10}}, quadrant.aoi{world = {0, 0, 10, 10}, scalar = "double"}
+  plain:add(1, 0.1, 0.1, 1)
+  wide:add(1, 0.1, 0.1, 1)
+  plain:tick()
+  wide:tick()
+  local px, wx = plain:position(1), wide:position(1)
+  check(px ~= 0.1 and math.abs(px - 0.1) < 1e-7, "aoi: the default scalar is float (0.1 -> " .. px .. ")")
+  check(wx == 0.1, "aoi: scalar = \"double\" keeps 0.1 (got " .. wx .. ")")
+  plain:destroy()
+  wide:destroy()
   world:destroy()
   check(not pcall(world.size, world), "aoi: a destroyed world raises")
 end
