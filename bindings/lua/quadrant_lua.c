@@ -1288,17 +1288,18 @@ static int l_assign(lua_State* L) {
   uint64_t* keys;
   uint32_t* layers = NULL;
   quadrant_handle* hs;
+  const int has_layers = !lua_isnoneornil(L, 4); /* read before the buffers go on the stack */
   luaL_checktype(L, 2, LUA_TTABLE);
   luaL_checktype(L, 3, LUA_TTABLE);
-  if (!lua_isnoneornil(L, 4)) luaL_checktype(L, 4, LUA_TTABLE);
+  if (has_layers) luaL_checktype(L, 4, LUA_TTABLE);
   n = ql_len(L, 2);
-  if (!lua_isnoneornil(L, 4) && ql_len(L, 4) != n)
+  if (has_layers && ql_len(L, 4) != n)
     return luaL_error(L, "quadrant: assign: %d boxes and %d layer masks", (int)n, (int)ql_len(L, 4));
   mins = (double*)ql_newuserdata(L, (size_t)(n > 0 ? n : 1) * 3 * sizeof *mins, 0);
   maxs = (double*)ql_newuserdata(L, (size_t)(n > 0 ? n : 1) * 3 * sizeof *maxs, 0);
   keys = (uint64_t*)ql_newuserdata(L, (size_t)(n > 0 ? n : 1) * sizeof *keys, 0);
   hs = (quadrant_handle*)ql_newuserdata(L, (size_t)(n > 0 ? n : 1) * sizeof *hs, 0);
-  if (!lua_isnoneornil(L, 4)) layers = (uint32_t*)ql_newuserdata(L, (size_t)(n > 0 ? n : 1) * sizeof *layers, 0);
+  if (has_layers) layers = (uint32_t*)ql_newuserdata(L, (size_t)(n > 0 ? n : 1) * sizeof *layers, 0);
   for (i = 0; i < n; ++i) {
     ql_geti(L, 2, i + 1);
     if (!lua_istable(L, -1))
