@@ -1348,6 +1348,23 @@ static int l_rebuild(lua_State* L) {
   return 0;
 }
 
+/* config() -> {dims, scalar, world, max_depth, split_threshold, min_node_size, placement}, the keys quadrant.new
+ * takes: a tree like this one is quadrant.new(t:config()). */
+static int l_config(lua_State* L) {
+  LTree* t = check_tree(L, 1);
+  static const char* const placements[] = {"loose", "parent", "leaves"};
+  quadrant_config c;
+  raise_status(L, quadrant_tree_config(t->tree, &c));
+  lua_createtable(L, 0, 7);
+  lua_pushinteger(L, c.dims), lua_setfield(L, -2, "dims");
+  lua_pushstring(L, c.scalar == QUADRANT_FLOAT ? "float" : "double"), lua_setfield(L, -2, "scalar");
+  push_box(L, c.dims, c.world_min, c.world_max), lua_setfield(L, -2, "world");
+  lua_pushinteger(L, c.max_depth), lua_setfield(L, -2, "max_depth");
+  lua_pushinteger(L, c.split_threshold), lua_setfield(L, -2, "split_threshold");
+  lua_pushnumber(L, c.min_node_size), lua_setfield(L, -2, "min_node_size");
+  lua_pushstring(L, placements[(int)c.placement % 3]), lua_setfield(L, -2, "placement");
+  return 1;
+}
 static int l_dims(lua_State* L) {
   lua_pushinteger(L, check_tree(L, 1)->dims);
   return 1;
@@ -1458,6 +1475,7 @@ static const luaL_Reg tree_methods[] = {
     {"assign", l_assign},
     {"rebuild", l_rebuild},
     {"dims", l_dims},
+    {"config", l_config},
     {"layers", l_layers},
     {"set_value", l_set_value},
     {"nearest", l_nearest},
