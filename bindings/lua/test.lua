@@ -1202,11 +1202,28 @@ do
   unchanged("bad move_many, assign, rebuild")
   -- rebuild keeps every object and handle; set_value replaces a value.
   t:rebuild({-50, -50, 150, 150})
+  local cell = t:locate(-20, -20).cell
+  check(cell[1] >= -50 and cell[1] <= -20, "rebuild: the new world holds (-20, -20)")
+  local qs = t:query_stats(quadrant.box(0, 0, 30, 30))
+  check(qs.hits == #t:query(quadrant.box(0, 0, 30, 30)) and qs.hits > 0 and qs.nodes_visited > 0 and qs.box_tests > 0,
+        "query_stats counts the hits")
+  check(t:query_stats(quadrant.box(0, 0, 30, 30), 1).hits == #t:query(quadrant.box(0, 0, 30, 30), 1),
+        "query_stats with a layer mask")
   t:set_value(hs[3], "three")
   check(t:value(hs[3]) == "three", "set_value")
   t:set_value(hs[3], 3)
   unchanged("rebuild")
   check(t:dims() == 2 and t3:dims() == 3, "dims")
+  do  -- config() gives back what quadrant.new took, and makes a tree like it
+    local settings = {dims = 3, scalar = "float", world = {-1, -2, -3, 4, 5, 6}, max_depth = 5, split_threshold = 7,
+                      min_node_size = 0.5, placement = "leaves"}
+    local c = quadrant.new(settings):config()
+    for k, v in pairs(settings) do
+      if k ~= "world" then check(c[k] == v, "config: " .. k) end
+    end
+    for i = 1, 6 do check(c.world[i] == settings.world[i], "config: world") end
+    check(quadrant.new(t:config()):config().placement == "loose", "config: a tree like another")
+  end
   do  -- assign without layer masks: every layer
     local a = quadrant.new{world = {0, 0, 10, 10}}
     local old = a:insert({1, 1, 2, 2}, "old")
@@ -1227,6 +1244,25 @@ do
   check(#again == 0 and #ended == 0, "contacts: a refused step changed nothing")
   c:clear()
   check(#c:update(t3) == 0 and #c:update(t3) == 0, "contacts: clear, then another tree")
+  -- A tracker follows its tree by identity: a tree created after the first was destroyed (perhaps at the same
+  -- address) is another tree.
+  do
+    local c2 = quadrant.contacts()
+    local first = quadrant.new{world = {0, 0, 10, 10}}
+    first:insert({1, 1, 3, 3}, 1)
+    first:insert({2, 2, 4, 4}, 2)
+    check(#c2:update(first) == 1, "contacts: the first tree's pair")
+    first:destroy()
+    raises_p("destroyed", c2.update, c2, first)
+    local second = quadrant.new{world = {0, 0, 10, 10}}
+    second:insert({5, 5, 6, 6}, 1)
+    raises_p("another tree than the previous steps'", c2.update, c2, second)
+    c2:clear()
+    local b2, e2 = c2:update(second)
+    check(#b2 == 0 and #e2 == 0, "contacts: after clear the second tree is followed")
+    c2:destroy()
+    second:destroy()
+  end
   c:destroy()
   raises_p("destroyed", c.update, c, t)
   t:destroy()
