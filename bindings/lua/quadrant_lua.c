@@ -7,6 +7,7 @@
  *
  * Queries never call Lua from inside the C walk: they collect the results first, then return them as an array, or
  * call the function given for each (a Lua error or a mutation in it then cannot cut a C++ walk short). */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -49,7 +50,9 @@
 
 #if LUA_VERSION_NUM >= 503
 #define ql_geti(L, at, i) ((void)lua_geti(L, at, i))
-#define ql_seti(L, at, i) lua_seti(L, at, i)
+/* The module's own tables (values, results) have no metamethods: raw access, the fastest. */
+#define ql_rawgeti(L, at, i) ((void)lua_rawgeti(L, at, i))
+#define ql_seti(L, at, i) lua_rawseti(L, at, i)
 #define ql_tonumberx(L, at, isnum) lua_tonumberx(L, at, isnum)
 #define ql_setfuncs(L, funcs) luaL_setfuncs(L, funcs, 0)
 #define ql_newlib(L, funcs) luaL_newlib(L, funcs)
@@ -68,11 +71,26 @@ static void ql_geti(lua_State* L, int at, lua_Integer i) {
   lua_pushnumber(L, (lua_Number)i);
   lua_gettable(L, at);
 }
-static void ql_seti(lua_State* L, int at, lua_Integer i) { /* t[i] = the value on top, popped */
+/* The module's own tables (values, results) have no metamethods: raw access, with an int key where it fits (5.1's
+ * lua_rawgeti and lua_rawseti take an int). */
+static void ql_rawgeti(lua_State* L, int at, lua_Integer i) {
+  if (i >= INT_MIN && i <= INT_MAX) {
+    lua_rawgeti(L, at, (int)i);
+    return;
+  }
+  at = ql_absindex(L, at);
+  lua_pushnumber(L, (lua_Number)i);
+  lua_rawget(L, at);
+}
+static void ql_seti(lua_State* L, int at, lua_Integer i) { /* t[i] = the value on top, popped (raw) */
+  if (i >= INT_MIN && i <= INT_MAX) {
+    lua_rawseti(L, at, (int)i);
+    return;
+  }
   at = ql_absindex(L, at);
   lua_pushnumber(L, (lua_Number)i);
   lua_insert(L, -2);
-  lua_settable(L, at);
+  lua_rawset(L, at);
 }
 static lua_Number ql_tonumberx(lua_State* L, int at, int* isnum) {
   *isnum = lua_isnumber(L, at);
@@ -314,7 +332,7 @@ static int deliver(lua_State* L, LTree* t, size_t count, int fn_at, const quadra
     ++t->delivering;
     for (i = 0; i < count; ++i) {
       lua_pushvalue(L, fn_at);
-      ql_geti(L, -2, (lua_Integer)keys[i]);
+      ql_rawgeti(L, -2, (lua_Integer)keys[i]);
       push_handle(L, handles[i]);
       if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
         --t->delivering;
@@ -333,7 +351,7 @@ static int deliver(lua_State* L, LTree* t, size_t count, int fn_at, const quadra
   }
   lua_createtable(L, (int)count, 0);
   for (i = 0; i < count; ++i) {
-    ql_geti(L, -2, (lua_Integer)keys[i]);
+    ql_rawgeti(L, -2, (lua_Integer)keys[i]);
     ql_seti(L, -2, (lua_Integer)(i + 1));
   }
   return 1;
@@ -535,7 +553,7 @@ static int l_value(lua_State* L) {
   uint64_t key = 0;
   raise_status(L, quadrant_tree_value(t->tree, check_handle(L, t, 2), &key));
   push_values(L, 1);
-  ql_geti(L, -1, (lua_Integer)key);
+  ql_rawgeti(L, -1, (lua_Integer)key);
   return 1;
 }
 
@@ -978,8 +996,8 @@ static int deliver_pairs(lua_State* L, LTree* a, LTree* b, int a_at, int b_at, s
   vb = lua_gettop(L);
   if (form == 2) {
     for (i = 0; i < count; ++i) {
-      ql_geti(L, va, (lua_Integer)keys[2 * i]);
-      ql_geti(L, vb, (lua_Integer)keys[2 * i + 1]);
+      ql_rawgeti(L, va, (lua_Integer)keys[2 * i]);
+      ql_rawgeti(L, vb, (lua_Integer)keys[2 * i + 1]);
       push_handle(L, handles[2 * i]);
       push_handle(L, handles[2 * i + 1]);
       if (!call_protected(L, a, b, fn_at, 4)) break;
@@ -992,9 +1010,9 @@ static int deliver_pairs(lua_State* L, LTree* a, LTree* b, int a_at, int b_at, s
     lua_createtable(L, n, 0);
     lua_createtable(L, n, 0);
     for (i = 0; i < count; ++i) {
-      ql_geti(L, va, (lua_Integer)keys[2 * i]);
+      ql_rawgeti(L, va, (lua_Integer)keys[2 * i]);
       ql_seti(L, -3, (lua_Integer)(i + 1));
-      ql_geti(L, vb, (lua_Integer)keys[2 * i + 1]);
+      ql_rawgeti(L, vb, (lua_Integer)keys[2 * i + 1]);
       ql_seti(L, -2, (lua_Integer)(i + 1));
     }
     return 2;
@@ -1002,9 +1020,9 @@ static int deliver_pairs(lua_State* L, LTree* a, LTree* b, int a_at, int b_at, s
   lua_createtable(L, count > INT32_MAX ? INT32_MAX : (int)count, 0);
   for (i = 0; i < count; ++i) {
     lua_createtable(L, 2, 0);
-    ql_geti(L, va, (lua_Integer)keys[2 * i]);
+    ql_rawgeti(L, va, (lua_Integer)keys[2 * i]);
     ql_seti(L, -2, 1);
-    ql_geti(L, vb, (lua_Integer)keys[2 * i + 1]);
+    ql_rawgeti(L, vb, (lua_Integer)keys[2 * i + 1]);
     ql_seti(L, -2, 2);
     ql_seti(L, -2, (lua_Integer)(i + 1));
   }
@@ -1113,7 +1131,7 @@ static int l_raycast(lua_State* L) {
   if (fn != 0) {
     const int values = lua_gettop(L);
     for (i = 0; i < c.count; ++i) {
-      ql_geti(L, values, (lua_Integer)hits[i].key);
+      ql_rawgeti(L, values, (lua_Integer)hits[i].key);
       push_handle(L, hits[i].handle);
       lua_pushnumber(L, hits[i].t);
       if (!call_protected(L, t, NULL, fn, 3)) break;
@@ -1124,7 +1142,7 @@ static int l_raycast(lua_State* L) {
   lua_createtable(L, c.count > INT32_MAX ? INT32_MAX : (int)c.count, 0);
   for (i = 0; i < c.count; ++i) {
     lua_createtable(L, 0, 3);
-    ql_geti(L, -3, (lua_Integer)hits[i].key);
+    ql_rawgeti(L, -3, (lua_Integer)hits[i].key);
     lua_setfield(L, -2, "value");
     push_handle(L, hits[i].handle);
     lua_setfield(L, -2, "handle");
@@ -1151,7 +1169,7 @@ static int l_raycast_first(lua_State* L) {
     return 1;
   }
   push_values(L, 1);
-  ql_geti(L, -1, (lua_Integer)key);
+  ql_rawgeti(L, -1, (lua_Integer)key);
   push_handle(L, h);
   lua_pushnumber(L, ts);
   return 3;
@@ -1412,7 +1430,7 @@ static int l_nearest(lua_State* L) {
   for (i = 0; i < count; ++i) {
     uint64_t key = 0;
     raise_status(L, quadrant_tree_value(t->tree, hs[i], &key));
-    ql_geti(L, -3, (lua_Integer)key);
+    ql_rawgeti(L, -3, (lua_Integer)key);
     ql_seti(L, -3, (lua_Integer)(i + 1));
     lua_pushnumber(L, dist[i]);
     ql_seti(L, -2, (lua_Integer)(i + 1));
