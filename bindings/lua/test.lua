@@ -1082,6 +1082,33 @@ local function check_streamer(scalar)
 end
 check_streamer("float")
 check_streamer("double")
+-- A source's frustum as 16 numbers in row-major order, with a Direct3D clip depth: the matrix maps [0, 100] x
+-- [0, 100] x [50, 100] to the clip volume, so it wants the 8 objects above z = 50 (read with OpenGL's depth, all 20;
+-- read as column-major, it is refused: no camera's matrix).
+do
+  local function fresh()
+    local st = quadrant.streamer{world = {0, 0, 0, 100, 100, 100}, max_loads_per_update = 100,
+                                 max_loads_in_flight = 100}
+    for i = 1, 20 do st:add(i, {i * 4 + 0.5, i * 4 + 0.5, i * 4 + 0.5, i * 4 + 1.5, i * 4 + 1.5, i * 4 + 1.5}) end
+    return st
+  end
+  local far = {position = {1000, 1000, 1000}, row_major = true, clip_zero_to_one = true,
+               frustum = {0.02, 0, 0, -1, 0, 0.02, 0, -1, 0, 0, 0.02, -1, 0, 0, 0, 1}}
+  local st = fresh()
+  local loads = st:update(far)
+  check(#loads == 8 and st:state(13) == "loading" and st:state(12) == "unloaded",
+        "streamer: a row-major frustum of numbers with Direct3D's depth: " .. #loads)
+  st:destroy()
+  st = fresh()
+  far.clip_zero_to_one = false
+  check(#st:update(far) == 20, "streamer: the same matrix with OpenGL's depth")
+  st:destroy()
+  st = fresh()
+  far.row_major = false
+  raises_p("transposed?", st.update, st, far)
+  check(st:state(1) == "unloaded" and st:state(20) == "unloaded", "streamer: a refused frustum changed nothing")
+  st:destroy()
+end
 print("  streamer: float and double as the model of docs/streaming.md")
 
 -- aoi:move_many equals one move per entity; bad input moves nothing.
