@@ -1371,6 +1371,65 @@ do
   o:destroy()
 end
 
+-- Every new call with wrong types, wrong counts, nil, NaN and infinities: a Lua error naming the problem ("quadrant:
+-- ..." or Lua's own "bad argument") or an answer, never a crash or a stray Lua error from inside the module; the
+-- objects stay valid.
+do
+  local t = quadrant.new{world = {0, 0, 100, 100}}
+  local o = quadrant.new{world = {0, 0, 100, 100}}
+  for i = 1, 10 do t:insert({i, i, i + 5, i + 5}, i); o:insert({i, i, i + 1, i + 1}, -i) end
+  local st = quadrant.streamer{world = {0, 0, 0, 10, 10, 10}}
+  st:add(1, {1, 1, 1, 2, 2, 2})
+  local tracker, m = quadrant.contacts(), quadrant.layer_matrix()
+  local args = {nil, 0 / 0, 1 / 0, -1 / 0, "x", {}, true, -1, 2 ^ 60, {0 / 0, 0, 1, 1}, {1, 2}, quadrant.box(0, 0, 1, 1),
+                quadrant.sphere(0, 0, 0, 1), function() end, t, o, m}
+  local NARGS = 17
+  local targets = {
+    {t, {"query", "query_stats", "pairs", "pairs_flat", "pairs_with", "pairs_with_flat", "raycast", "raycast_first",
+         "nodes", "for_each_node", "query_nodes", "locate", "move_many", "layers", "set_value", "dims", "config",
+         "assign", "rebuild"}},
+    {st, {"add", "remove", "move", "mark_loaded", "mark_failed", "set_limits", "update", "contains", "state", "bounds",
+          "size", "validate"}},
+    {tracker, {"update"}},
+    {m, {"between", "set", "collides"}},
+  }
+  local strays = 0
+  local function try(f, ...)
+    local ok, message = pcall(f, ...)
+    if not ok then
+      message = tostring(message)
+      if not (message:find("quadrant", 1, true) or message:find("bad argument", 1, true)) then
+        strays = strays + 1
+        io.stderr:write("stray error: " .. message .. "\n")
+      end
+    end
+  end
+  for _, target in ipairs(targets) do
+    local obj, names = target[1], target[2]
+    for _, name in ipairs(names) do
+      local f = obj[name]
+      for i = 1, NARGS do
+        try(f, obj, args[i])
+        try(f, obj, args[i], args[i])
+        for j = 1, NARGS, 3 do try(f, obj, args[i], args[j], args[(i + j) % NARGS + 1]) end
+      end
+      try(f)
+      try(f, "not the object")
+    end
+  end
+  for _, name in ipairs{"box", "point", "circle", "sphere", "ring", "ellipse", "sector", "oriented_box", "polygon",
+                        "segment", "frustum", "streamer", "layer_matrix", "contacts"} do
+    for i = 1, NARGS do
+      try(quadrant[name], args[i])
+      for j = 1, NARGS, 2 do try(quadrant[name], args[i], args[j], args[i], args[j], args[i], args[j]) end
+    end
+  end
+  check(strays == 0, "bad input: every error names the problem (" .. strays .. " did not)")
+  t:validate(); o:validate(); st:validate()
+  check(#o == 10 and #st == 1, "bad input: the objects survived")
+  t:destroy(); o:destroy(); st:destroy(); tracker:destroy()
+end
+
 if failures > 0 then
   io.stderr:write(failures .. " checks failed\n")
   os.exit(1)
