@@ -11,11 +11,14 @@ local tree = quadrant.new{world = {0, 0, 1200, 1200}, split_threshold = 9}
 local orc = tree:insert({10, 10, 40, 60}, {name = "orc", hp = 30})
 tree:insert({30, 50, 70, 90}, {name = "goblin", hp = 12})
 
-for _, monster in ipairs(tree:query_circle(20, 20, 15)) do print(monster.name) end   -- an array of values
-tree:query_box({0, 0, 100, 100}, function(monster, handle)                           -- or a function per hit
-  print(monster.name, handle)                                                        -- return false to stop
-end)
-for _, pair in ipairs(tree:pairs()) do print(pair[1].name .. " touches " .. pair[2].name) end
+-- Shapes are values (quadrant.box, point, circle, sphere, ring, ellipse, sector, oriented_box, polygon, segment,
+-- frustum) for one query: an array of values, or a function per hit.
+local swing = quadrant.sector(20, 20, 1, 0, 40, math.pi / 4)            -- apex, direction, radius, half angle
+for _, monster in ipairs(tree:query(quadrant.circle(20, 20, 15))) do print(monster.name) end
+tree:query(swing, function(monster, handle) print(monster.name, handle) end)   -- return false to stop
+tree:pairs(function(a, b) print(a.name .. " touches " .. b.name) end)        -- no table per pair
+local hit, _, t = tree:raycast_first({0, 35}, {100, 35})                 -- the nearest box a segment crosses
+print(hit.name, t)                                                       -- orc 0.1
 
 tree:move(orc, {12, 12, 42, 62})
 tree:erase(orc)                 -- the value is released

@@ -439,6 +439,997 @@ do
   b:destroy()
 end
 
+-- ---- Parity with the C API: shapes as values, ray casts, nodes, pairs forms, two trees, the layer matrix,
+-- contacts, batch moves, assign, the streamer and aoi:move_many, each against brute force in Lua on random scenes
+-- (fixed seeds; 2D and 3D, float and double, each placement), then bad input and abuse of every new callback.
+-- Integer coordinates, and shapes centred on halves, so every answer is exact and nothing touches by rounding.
+
+local unpack_ = table.unpack or unpack
+local function overlaps_d(a, b, d)  -- closed boxes of d dimensions
+  for k = 1, d do
+    if a[k] > b[d + k] or b[k] > a[d + k] then return false end
+  end
+  return true
+end
+local function gap2_d(p, b, d)  -- the squared distance from a point to a box
+  local s = 0
+  for k = 1, d do
+    local g = p[k] < b[k] and b[k] - p[k] or (p[k] > b[d + k] and p[k] - b[d + k] or 0)
+    s = s + g * g
+  end
+  return s
+end
+-- Where the segment from a to b enters the box, as a fraction in [0, 1], or nil; `margin` is how far inside the
+-- slabs the answer lies (near 0: a touching case rounding may decide either way).
+local function slab(a, b, box, d)
+  local t0, t1 = 0, 1
+  for k = 1, d do
+    local dir = b[k] - a[k]
+    if dir == 0 then
+      if a[k] < box[k] or a[k] > box[d + k] then return nil, math.min(box[k] - a[k], a[k] - box[d + k]) end
+    else
+      local u, v = (box[k] - a[k]) / dir, (box[d + k] - a[k]) / dir
+      if u > v then u, v = v, u end
+      if u > t0 then t0 = u end
+      if v < t1 then t1 = v end
+    end
+  end
+  if t0 > t1 then return nil, t0 - t1 end
+  return t0, t1 - t0
+end
+-- Separating-axis test of a convex polygon (x1, y1, ...) and a box: the largest gap along an axis (> 0: apart).
+local function polygon_gap(xy, box)
+  local n = #xy / 2
+  local best = -math.huge
+  local function axis(ax, ay)
+    local pmin, pmax = math.huge, -math.huge
+    for i = 1, n do
+      local p = xy[2 * i - 1] * ax + xy[2 * i] * ay
+      pmin, pmax = math.min(pmin, p), math.max(pmax, p)
+    end
+    local bmin, bmax = math.huge, -math.huge
+    for _, c in ipairs{{box[1], box[2]}, {box[3], box[2]}, {box[3], box[4]}, {box[1], box[4]}} do
+      local p = c[1] * ax + c[2] * ay
+      bmin, bmax = math.min(bmin, p), math.max(bmax, p)
+    end
+    local len = math.sqrt(ax * ax + ay * ay)
+    best = math.max(best, math.max(bmin - pmax, pmin - bmax) / len)
+  end
+  axis(1, 0)
+  axis(0, 1)
+  for i = 1, n do
+    local j = i % n + 1
+    axis(xy[2 * j] - xy[2 * i], xy[2 * i - 1] - xy[2 * j - 1])
+  end
+  return best
+end
+-- Layers i and j collide under the test's matrix: 0 with 2, 1 with itself.
+local function matrix_allows(a, b)
+  local function has(mask, bit) return math.floor(mask / 2 ^ bit) % 2 == 1 end
+  return (has(a, 0) and has(b, 2)) or (has(a, 2) and has(b, 0)) or (has(a, 1) and has(b, 1))
+end
+-- Exact text of a value (5.1's tostring rounds a handle of 53 bits to 14 digits).
+local function exact(v)
+  if type(v) == "number" and not math.type then return string.format("%.0f", v) end
+  return tostring(v)
+end
+local function pair_key(x, y)
+  x, y = exact(x), exact(y)
+  if x > y then x, y = y, x end
+  return x .. ":" .. y
+end
+local function key_set(list, fa, fb)
+  local s, n = {}, 0
+  for i = 1, #list do
+    local k = pair_key(fa(i), fb(i))
+    if not s[k] then n = n + 1 end
+    s[k] = true
+  end
+  return s, n
+end
+local function same_keys(a, na, b, nb)
+  if na ~= nb then return false end
+  for k in pairs(a) do if not b[k] then return false end end
+  return true
+end
+local function raises_p(pattern, f, ...)
+  local ok, message = pcall(f, ...)
+  check(not ok and tostring(message):find(pattern, 1, true) ~= nil,
+        "parity: expected an error with \"" .. pattern .. "\", got " .. tostring(message))
+end
+
+local LAYER_CHOICES = {1, 2, 4, 3, 5}
+local function random_scene(d, n, extent)
+  local boxes, layers = {}, {}
+  for i = 1, n do
+    local b = {}
+    for k = 1, d do
+      b[k] = math.random(-5, extent)
+      b[d + k] = b[k] + math.random(0, 12)
+    end
+    boxes[i], layers[i] = b, LAYER_CHOICES[math.random(#LAYER_CHOICES)]
+  end
+  return boxes, layers
+end
+
+local function check_parity(d, scalar, placement, build)
+  local name = string.format("parity %dD %s %s %s", d, scalar, placement, build)
+  local world = d == 2 and {0, 0, 100, 100} or {0, 0, 0, 100, 100, 100}
+  local tree = quadrant.new{dims = d, scalar = scalar, placement = placement, world = world, split_threshold = 6,
+                            max_depth = 6}
+  local boxes, layers = random_scene(d, 250, 100)
+  local handles
+  if build == "assign" then
+    tree:insert(world, "gone")  -- assign replaces it
+    local values = {}
+    for i = 1, #boxes do values[i] = i end
+    handles = tree:assign(boxes, values, layers)
+    check(#handles == #boxes and #tree == #boxes, name .. ": assign's handles and size")
+  else
+    handles = {}
+    for i, b in ipairs(boxes) do handles[i] = tree:insert(b, i, layers[i]) end
+  end
+  for i = 1, #boxes, 17 do
+    check(tree:value(handles[i]) == i and tree:layers(handles[i]) == layers[i], name .. ": value and layers")
+  end
+  tree:validate()
+  local function want_where(mask, hit)
+    local w = {}
+    for i, b in ipairs(boxes) do
+      if (mask == nil or masks_meet(layers[i], mask)) and hit(b) then w[#w + 1] = i end
+    end
+    return w
+  end
+  local other = quadrant.new{dims = d, scalar = scalar, placement = placement == "loose" and "leaves" or "loose",
+                             world = world, split_threshold = 4}
+  local oboxes, olayers = random_scene(d, 120, 100)
+  for i, b in ipairs(oboxes) do other:insert(b, -i, olayers[i]) end
+  local tracker, mtracker = quadrant.contacts(), quadrant.contacts()
+  local matrix = quadrant.layer_matrix():set(0, 2):set(1, 1)
+  local before, mbefore, nbefore, mnbefore = {}, {}, 0, 0
+
+  for round = 1, 3 do
+    -- query(shape) for every shape, with a layer mask now and then, against brute force.
+    for q = 1, 25 do
+      local mask = ({nil, 1, 2, 5, -1})[math.random(5)]
+      local c = {}
+      for k = 1, d do c[k] = math.random(0, 100) + 0.5 end
+      local r = math.random(0, 30)
+      local lo = {}
+      for k = 1, d do lo[k] = math.random(-5, 100) end
+      local box = {}
+      for k = 1, d do box[k], box[d + k] = lo[k], lo[k] + math.random(0, 40) end
+      local mm = mask == -1 and nil or mask
+      local tests = {
+        {quadrant.box(box), function(b) return overlaps_d(b, box, d) end},
+        {quadrant.point(unpack_(c)),
+         function(b) return gap2_d(c, b, d) == 0 end},
+        {d == 2 and quadrant.circle(c[1], c[2], r) or quadrant.sphere(c[1], c[2], c[3], r),
+         function(b) return gap2_d(c, b, d) <= r * r end},
+      }
+      if d == 2 then
+        local inner = math.random(0, r)
+        tests[#tests + 1] = {quadrant.ring(c[1], c[2], inner, r), function(b)
+          local fx = math.max(math.abs(c[1] - b[1]), math.abs(c[1] - b[3]))
+          local fy = math.max(math.abs(c[2] - b[2]), math.abs(c[2] - b[4]))
+          return gap2_d(c, b, 2) <= r * r and fx * fx + fy * fy >= inner * inner
+        end}
+        -- An ellipse with equal radii is the circle, at any angle.
+        tests[#tests + 1] = {quadrant.ellipse(c[1], c[2], r, r, math.random() * 3),
+                             function(b) return gap2_d(c, b, 2) <= r * r end}
+        -- A sector of half angle pi/2 facing +x is the half disc x >= apex.
+        tests[#tests + 1] = {quadrant.sector(c[1], c[2], 3, 0, r, math.pi / 2), function(b)
+          if b[3] < c[1] then return false end
+          return gap2_d(c, {math.max(b[1], c[1]), b[2], b[3], b[4]}, 2) <= r * r
+        end}
+        -- A rotated box and a triangle against the separating-axis test (skipped within rounding of touching).
+        local hx, hy, angle = math.random(1, 20), math.random(1, 20), math.random() * 6
+        local ca, sa = math.cos(angle), math.sin(angle)
+        local corners = {}
+        for _, s in ipairs{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} do
+          corners[#corners + 1] = c[1] + s[1] * hx * ca - s[2] * hy * sa
+          corners[#corners + 1] = c[2] + s[1] * hx * sa + s[2] * hy * ca
+        end
+        local obox = quadrant.oriented_box(c[1], c[2], hx, hy, angle)
+        local tri
+        repeat  -- a triangle of nonzero area
+          tri = {c[1], c[2], c[1] + math.random(1, 30), c[2] + math.random(0, 10), c[1] + math.random(-10, 10),
+                 c[2] + math.random(5, 30)}
+        until (tri[3] - tri[1]) * (tri[6] - tri[2]) - (tri[4] - tri[2]) * (tri[5] - tri[1]) ~= 0
+        local got_o, got_t = {}, {}
+        for _, v in ipairs(tree:query(obox, mm)) do got_o[v] = true end
+        for _, v in ipairs(tree:query(quadrant.polygon(tri), mm)) do got_t[v] = true end
+        for i, b in ipairs(boxes) do
+          if mm == nil or masks_meet(layers[i], mm) then
+            local go, gt = polygon_gap(corners, b), polygon_gap(tri, b)
+            if math.abs(go) > 1e-6 then check((go <= 0) == (got_o[i] == true), name .. ": oriented_box") end
+            if math.abs(gt) > 1e-9 then check((gt <= 0) == (got_t[i] == true), name .. ": polygon") end
+          else
+            check(not got_o[i] and not got_t[i], name .. ": a shape query found another layer")
+          end
+        end
+      else
+        -- An orthographic frustum over a box with half-integer faces is that box.
+        local fl, fh = {}, {}
+        for k = 1, 3 do fl[k] = math.random(-5, 80) + 0.5; fh[k] = fl[k] + math.random(1, 40) end
+        local s, t = {}, {}
+        local zero_to_one = q % 2 == 0
+        for k = 1, 3 do
+          s[k] = 2 / (fh[k] - fl[k])
+          t[k] = -(fh[k] + fl[k]) / (fh[k] - fl[k])
+        end
+        if zero_to_one then s[3], t[3] = 1 / (fh[3] - fl[3]), -fl[3] / (fh[3] - fl[3]) end
+        local m = {s[1], 0, 0, 0, 0, s[2], 0, 0, 0, 0, s[3], 0, t[1], t[2], t[3], 1}
+        local row_major = q % 3 == 0
+        if row_major then  -- the same matrix, transposed
+          m = {m[1], m[5], m[9], m[13], m[2], m[6], m[10], m[14], m[3], m[7], m[11], m[15], m[4], m[8], m[12], m[16]}
+        end
+        local fbox = {fl[1], fl[2], fl[3], fh[1], fh[2], fh[3]}
+        tests[#tests + 1] = {quadrant.frustum(m, {row_major = row_major, clip_zero_to_one = zero_to_one}),
+                             function(b) return overlaps_d(b, fbox, 3) end}
+      end
+      -- A segment against the slab test (skipped within rounding of touching).
+      local a, b2 = {}, {}
+      for k = 1, d do a[k], b2[k] = math.random(-10, 110) + 0.25, math.random(-10, 110) + 0.75 end
+      local seg = {}
+      for _, t in ipairs(tests) do
+        local got = tree:query(t[1], mm)
+        check(same_set(got, want_where(mm, t[2])), name .. ": query(" .. tostring(t[1]) .. ")")
+        -- The function form: the same values with their handles; false stops.
+        local calls, ok = 0, true
+        local n = tree:query(t[1], mm, function(v, h)
+          calls = calls + 1
+          ok = ok and tree:value(h) == v
+        end)
+        check(n == #got and calls == #got and ok, name .. ": query with a function")
+        if #got >= 2 then
+          calls = 0
+          tree:query(t[1], mm, function() calls = calls + 1; return false end)
+          check(calls == 1, name .. ": a query function returning false stops")
+        end
+        if mm == nil then check(tree:query(t[1], function() end) == #got, name .. ": query(shape, fn)") end
+      end
+      local got = {}
+      for _, v in ipairs(tree:query(quadrant.segment(a, b2), mm)) do got[v] = true end
+      -- raycast: the same objects, nearest first, each t where the segment enters its box.
+      local hits = tree:raycast(a, b2, mm)
+      local by_ray, last_t = {}, -1
+      for _, h in ipairs(hits) do
+        by_ray[h.value] = true
+        check(h.t >= last_t and h.t >= 0 and h.t <= 1, name .. ": raycast nearest first")
+        last_t = h.t
+        check(tree:value(h.handle) == h.value, name .. ": raycast's handle")
+        local t0 = slab(a, b2, boxes[h.value], d)
+        if t0 then check(math.abs(t0 - h.t) <= 1e-4, name .. ": raycast's t " .. h.t .. " vs " .. t0) end
+      end
+      for i, bx in ipairs(boxes) do
+        local t0, margin = slab(a, b2, bx, d)
+        local wanted = (mm == nil or masks_meet(layers[i], mm))
+        if margin > 1e-6 or not wanted then
+          check((t0 ~= nil and wanted) == (got[i] == true), name .. ": query(segment)")
+          check((t0 ~= nil and wanted) == (by_ray[i] == true), name .. ": raycast against the slab test")
+        end
+      end
+      local fv, fh, ft = tree:raycast_first(a, b2, mm)
+      if #hits == 0 then check(fv == nil, name .. ": raycast_first of nothing")
+      else check(ft == hits[1].t and tree:value(fh) == fv, name .. ": raycast_first is the nearest") end
+      local calls = 0
+      local n = tree:raycast(a, b2, mm, function(v, h, t)
+        calls = calls + 1
+        check(v == hits[calls].value and t == hits[calls].t and tree:value(h) == v, name .. ": raycast(fn)")
+        return calls < 2
+      end)
+      check(n == #hits and calls == math.min(2, #hits), name .. ": raycast's function and its stop")
+    end
+
+    -- pairs in every form, filtered by a mask and by the matrix, against brute force.
+    local want_all, want_mask, want_matrix = {}, {}, {}
+    local n_all, n_mask, n_matrix = 0, 0, 0
+    for i = 1, #boxes do
+      for j = i + 1, #boxes do
+        if overlaps_d(boxes[i], boxes[j], d) then
+          local k = pair_key(i, j)
+          want_all[k], n_all = true, n_all + 1
+          if masks_meet(layers[i], 2) and masks_meet(layers[j], 2) then want_mask[k], n_mask = true, n_mask + 1 end
+          if matrix_allows(layers[i], layers[j]) then want_matrix[k], n_matrix = true, n_matrix + 1 end
+        end
+      end
+    end
+    local p = tree:pairs()
+    local s, n = key_set(p, function(i) return p[i][1] end, function(i) return p[i][2] end)
+    check(#p == n_all and same_keys(s, n, want_all, n_all), name .. ": pairs() " .. #p .. " vs " .. n_all)
+    local as, bs = tree:pairs_flat()
+    s, n = key_set(as, function(i) return as[i] end, function(i) return bs[i] end)
+    check(#as == n_all and #bs == n_all and same_keys(s, n, want_all, n_all), name .. ": pairs_flat()")
+    local fa, fb, calls = {}, {}, 0
+    local count = tree:pairs(function(va, vb, ha, hb)
+      calls = calls + 1
+      fa[calls], fb[calls] = va, vb
+      check(tree:value(ha) == va and tree:value(hb) == vb, name .. ": pairs(fn)'s handles")
+    end)
+    s, n = key_set(fa, function(i) return fa[i] end, function(i) return fb[i] end)
+    check(count == n_all and calls == n_all and same_keys(s, n, want_all, n_all), name .. ": pairs(fn)")
+    if n_all >= 2 then
+      calls = 0
+      tree:pairs(function() calls = calls + 1; return false end)
+      check(calls == 1, name .. ": pairs(fn) stops at false")
+    end
+    as, bs = tree:pairs_flat(2)
+    s, n = key_set(as, function(i) return as[i] end, function(i) return bs[i] end)
+    check(same_keys(s, n, want_mask, n_mask), name .. ": pairs_flat(mask)")
+    p = tree:pairs(matrix)
+    s, n = key_set(p, function(i) return p[i][1] end, function(i) return p[i][2] end)
+    check(#p == n_matrix and same_keys(s, n, want_matrix, n_matrix), name .. ": pairs(matrix)")
+    fa, fb, calls = {}, {}, 0
+    tree:pairs(matrix, function(va, vb) calls = calls + 1; fa[calls], fb[calls] = va, vb end)
+    s, n = key_set(fa, function(i) return fa[i] end, function(i) return fb[i] end)
+    check(same_keys(s, n, want_matrix, n_matrix), name .. ": pairs(matrix, fn)")
+    as, bs = tree:pairs_flat(matrix)
+    s, n = key_set(as, function(i) return as[i] end, function(i) return bs[i] end)
+    check(same_keys(s, n, want_matrix, n_matrix), name .. ": pairs_flat(matrix)")
+
+    -- Two trees: every pair of one of this tree and one of the other.
+    for _, masks in ipairs{{nil, nil}, {1, 2}, {-1, 4}} do
+      local la, lb = masks[1], masks[2]
+      local want, nw = {}, 0
+      for i, bi in ipairs(boxes) do
+        for j, bj in ipairs(oboxes) do
+          if overlaps_d(bi, bj, d) and (la == nil or la == -1 or masks_meet(layers[i], la))
+             and (lb == nil or masks_meet(olayers[j], lb)) then
+            want[pair_key(i, -j)], nw = true, nw + 1
+          end
+        end
+      end
+      local pw = la == nil and tree:pairs_with(other) or tree:pairs_with(other, la, lb)
+      s, n = key_set(pw, function(i) return pw[i][1] end, function(i) return pw[i][2] end)
+      check(#pw == nw and same_keys(s, n, want, nw), name .. ": pairs_with " .. #pw .. " vs " .. nw)
+      for _, q in ipairs(pw) do check(q[1] > 0 and q[2] < 0, name .. ": pairs_with: this tree's value first") end
+      as, bs = tree:pairs_with_flat(other, la, lb)
+      s, n = key_set(as, function(i) return as[i] end, function(i) return bs[i] end)
+      check(same_keys(s, n, want, nw), name .. ": pairs_with_flat")
+      fa, fb, calls = {}, {}, 0
+      local c2 = la == nil and tree:pairs_with(other, function(va, vb, ha, hb)
+        calls = calls + 1
+        fa[calls], fb[calls] = va, vb
+        check(tree:value(ha) == va and other:value(hb) == vb, name .. ": pairs_with(fn)'s handles")
+      end) or tree:pairs_with(other, la, lb, function(va, vb) calls = calls + 1; fa[calls], fb[calls] = va, vb end)
+      s, n = key_set(fa, function(i) return fa[i] end, function(i) return fb[i] end)
+      check(c2 == nw and same_keys(s, n, want, nw), name .. ": pairs_with(fn)")
+    end
+
+    -- Contacts: begun and ended since the last step, by mask and by matrix, against the brute-force pairs.
+    local function contact_keys(list)
+      return key_set(list, function(i) return list[i].a end, function(i) return list[i].b end)
+    end
+    local function by_handle(set)
+      local out, n2 = {}, 0
+      for k in pairs(set) do
+        local i, j = k:match("^(%-?%d+):(%-?%d+)$")
+        out[pair_key(handles[tonumber(i)], handles[tonumber(j)])], n2 = true, n2 + 1
+      end
+      return out, n2
+    end
+    local now, nnow = by_handle(want_all)
+    local mnow, mnnow = by_handle(want_matrix)
+    local begun, ended, current = tracker:update(tree)
+    local bs2, nb = contact_keys(begun)
+    local es2, ne = contact_keys(ended)
+    local wb, nwb, we, nwe = {}, 0, {}, 0
+    for k in pairs(now) do if not before[k] then wb[k], nwb = true, nwb + 1 end end
+    for k in pairs(before) do if not now[k] then we[k], nwe = true, nwe + 1 end end
+    check(current == nnow and same_keys(bs2, nb, wb, nwb) and same_keys(es2, ne, we, nwe),
+          name .. ": contacts begun " .. nb .. " vs " .. nwb .. ", ended " .. ne .. " vs " .. nwe)
+    begun, ended, current = mtracker:update(tree, matrix)
+    bs2, nb = contact_keys(begun)
+    es2, ne = contact_keys(ended)
+    wb, nwb, we, nwe = {}, 0, {}, 0
+    for k in pairs(mnow) do if not mbefore[k] then wb[k], nwb = true, nwb + 1 end end
+    for k in pairs(mbefore) do if not mnow[k] then we[k], nwe = true, nwe + 1 end end
+    check(current == mnnow and same_keys(bs2, nb, wb, nwb) and same_keys(es2, ne, we, nwe),
+          name .. ": contacts through the matrix")
+    before, mbefore, nbefore, mnbefore = now, mnow, nnow, mnnow
+
+    -- Nodes: the walk, the leaves a shape touches, locate.
+    local nodes = tree:nodes()
+    local st = tree:stats()
+    local by_id, leaves = {}, {}
+    for _, node in ipairs(nodes) do
+      by_id[node.id] = node
+      if node.leaf then leaves[#leaves + 1] = node end
+    end
+    check(#nodes == st.nodes and #leaves == st.leaves, name .. ": nodes() and stats agree")
+    check(nodes[1].id == 0 and nodes[1].parent == -1 and nodes[1].count == (placement == "leaves" and nodes[1].count or #tree),
+          name .. ": the root first")
+    local sums = {}
+    for _, node in ipairs(nodes) do
+      if node.parent ~= -1 then
+        check(by_id[node.parent] ~= nil and by_id[node.parent].depth == node.depth - 1, name .. ": parent before child")
+        sums[node.parent] = (sums[node.parent] or 0) + node.count
+        local pc = by_id[node.parent].cell
+        for k = 1, d do check(node.cell[k] >= pc[k] and node.cell[d + k] <= pc[d + k], name .. ": child cell inside") end
+      end
+    end
+    for _, node in ipairs(nodes) do
+      check(node.count == node.items + (sums[node.id] or 0), name .. ": a node's count is its items and its children's")
+    end
+    local walked = 0
+    check(tree:for_each_node(function(node)
+      walked = walked + 1
+      check(node.id == nodes[walked].id and node.items == nodes[walked].items, name .. ": for_each_node's order")
+    end) == #nodes and walked == #nodes, name .. ": for_each_node")
+    for q = 1, 8 do
+      local lo = {}
+      for k = 1, d do lo[k] = math.random(-5, 100) + 0.5 end
+      local qb = {}
+      for k = 1, d do qb[k], qb[d + k] = lo[k], lo[k] + math.random(0, 40) end
+      for _, skip in ipairs{true, false} do
+        local want, got = {}, {}
+        for _, leaf in ipairs(leaves) do
+          if overlaps_d(leaf.cell, qb, d) and (not skip or leaf.count > 0) then want[#want + 1] = leaf.id end
+        end
+        for _, node in ipairs(tree:query_nodes(quadrant.box(qb), skip)) do got[#got + 1] = node.id end
+        check(same_set(got, want), name .. ": query_nodes (skip_empty " .. tostring(skip) .. ")")
+      end
+      local pt = {}
+      for k = 1, d do pt[k] = math.random(0, 99) + 0.3 end
+      local leaf = tree:locate(unpack_(pt))
+      check(leaf.leaf and by_id[leaf.id] ~= nil and gap2_d(pt, leaf.cell, d) == 0, name .. ": locate")
+    end
+
+    -- move_many: a third of the objects move at once; the others keep their boxes.
+    local mh, mb = {}, {}
+    for i = 1, #boxes do
+      if math.random(3) == 1 then
+        local b = {}
+        for k = 1, d do
+          local delta = math.random(-8, 8)
+          b[k], b[d + k] = boxes[i][k] + delta, boxes[i][d + k] + delta
+        end
+        boxes[i] = b
+        mh[#mh + 1], mb[#mb + 1] = handles[i], b
+      end
+    end
+    tree:move_many(mh, mb)
+    tree:validate()
+    for i = 1, #boxes do
+      local b = tree:bounds(handles[i])
+      local same = true
+      for k = 1, 2 * d do same = same and b[k] == boxes[i][k] end
+      check(same, name .. ": move_many gave every object its box")
+    end
+  end
+  tracker:destroy()
+  mtracker:destroy()
+  other:destroy()
+  tree:destroy()
+end
+
+print("quadrant: parity with the C API against brute force")
+math.randomseed(2026)
+for _, d in ipairs{2, 3} do
+  for _, scalar in ipairs{"float", "double"} do
+    for _, placement in ipairs{"loose", "parent", "leaves"} do
+      check_parity(d, scalar, placement, placement == "parent" and "assign" or "insert")
+    end
+  end
+end
+
+-- The streamer against a model of docs/streaming.md's rules (as bindings/c/test_c_world.c): two drifting sources,
+-- caps on loads, completions, failures, late completions, removals and moves; every state, every load (nearest
+-- first, with its distance), unload and cancel as the model says.
+local function check_streamer(scalar)
+  math.randomseed(5)
+  local name = "streamer " .. scalar
+  local margin, per_update, in_flight, N = 4, 6, 10, 300
+  local st = quadrant.streamer{world = {0, 0, 0, 100, 100, 100}, scalar = scalar, split_threshold = 4,
+                               unload_margin = margin, max_loads_per_update = per_update,
+                               max_loads_in_flight = in_flight}
+  local objs = {}
+  for i = 1, N do
+    local b = {}
+    for k = 1, 3 do b[k] = math.random(0, 94); b[k + 3] = b[k] + math.random(0, 4) end
+    objs[i] = {present = true, state = "unloaded", box = b}
+    st:add(i, b)
+  end
+  check(#st == N and st:size() == N, name .. ": size")
+  local src = {}
+  for k = 1, 2 do
+    src[k] = {position = {math.random(0, 100), math.random(0, 100), math.random(0, 100)}, prefetch_radius = 25 + 10 * k}
+  end
+  local seen = {loads = 0, unloads = 0, cancels = 0, queued = 0}
+  for frame = 1, 60 do
+    for k = 1, 2 do
+      for i = 1, 3 do src[k].position[i] = math.max(0, math.min(100, src[k].position[i] + math.random(0, 12) - 6)) end
+    end
+    local loads, unloads, cancels, stats = st:update(src)
+    local unload_set, cancel_set = {}, {}
+    for i, id in ipairs(unloads) do
+      unload_set[id] = true
+      check(i == 1 or unloads[i - 1] < id, name .. ": unloads ascending")
+    end
+    for i, id in ipairs(cancels) do
+      cancel_set[id] = true
+      check(i == 1 or cancels[i - 1] < id, name .. ": cancels ascending")
+    end
+    local cand, loading, n_unloads, n_cancels = {}, 0, 0, 0
+    for i = 1, N do
+      local o = objs[i]
+      if o.present then
+        local best, keep = math.huge, false
+        for k = 1, 2 do
+          local d2, r = gap2_d(src[k].position, o.box, 3), src[k].prefetch_radius
+          best = math.min(best, d2)
+          if d2 <= (r + margin) * (r + margin) then keep = true end
+        end
+        if (o.state == "loading" or o.state == "loaded") and not keep then
+          if o.state == "loading" then
+            check(cancel_set[i] == true, name .. ": a cancel")
+            n_cancels = n_cancels + 1
+          else
+            check(unload_set[i] == true, name .. ": an unload")
+            n_unloads = n_unloads + 1
+          end
+          o.state = "unloaded"
+        end
+        if o.state == "queued" then o.state = "unloaded" end
+        if o.state == "loading" then loading = loading + 1 end
+        for k = 1, 2 do
+          local r = src[k].prefetch_radius
+          if o.state == "unloaded" and gap2_d(src[k].position, o.box, 3) <= r * r then
+            cand[#cand + 1] = {d2 = best, i = i}
+            break
+          end
+        end
+      end
+    end
+    check(#unloads == n_unloads and #cancels == n_cancels, name .. ": no other unloads or cancels")
+    table.sort(cand, function(a, b) if a.d2 ~= b.d2 then return a.d2 < b.d2 end return a.i < b.i end)
+    local take = math.min(in_flight - loading, per_update, #cand)
+    check(#loads == take, name .. ": " .. #loads .. " loads, the model " .. take)
+    for j, c in ipairs(cand) do
+      if j <= take then
+        if loads[j] then
+          check(loads[j].id == c.i, name .. ": loads nearest first")
+          check(math.abs(loads[j].distance - math.sqrt(c.d2)) <= 1e-4 * (1 + math.sqrt(c.d2)), name .. ": a load's distance")
+        end
+        objs[c.i].state = "loading"
+      else
+        objs[c.i].state = "queued"
+      end
+    end
+    seen.loads, seen.unloads, seen.cancels = seen.loads + #loads, seen.unloads + #unloads, seen.cancels + #cancels
+    seen.queued = seen.queued + stats.queued
+    for i = 1, N do
+      if objs[i].present then check(st:state(i) == objs[i].state, name .. ": state of " .. i)
+      else check(not st:contains(i), name .. ": removed") end
+    end
+    for i = 1, N do
+      local o = objs[i]
+      if o.present then
+        local roll = math.random(0, 99)
+        if roll < 50 then
+          check(st:mark_loaded(i) == (o.state == "loading"), name .. ": mark_loaded's answer")
+          if o.state == "loading" then o.state = "loaded" end
+        elseif roll < 55 then
+          check(st:mark_failed(i) == (o.state == "loading"), name .. ": mark_failed's answer")
+          if o.state == "loading" then o.state = "unloaded" end
+        elseif roll < 56 then
+          check(st:remove(i) == o.state, name .. ": remove returns the state")
+          o.present = false
+        elseif roll < 58 then
+          for k = 1, 3 do o.box[k] = math.random(0, 94); o.box[k + 3] = o.box[k] + math.random(0, 4) end
+          st:move(i, o.box)
+          local b = st:bounds(i)
+          check(b[1] == o.box[1] and b[6] == o.box[6], name .. ": bounds after move")
+        end
+      end
+    end
+    if frame % 20 == 0 then st:validate() end
+  end
+  check(seen.loads > 100 and seen.unloads > 10 and seen.cancels > 0 and seen.queued > 0,
+        name .. ": the run exercised loads, unloads, cancels and the queue")
+  -- Bad sources change nothing; a frustum over the whole world wants everything.
+  local function states()
+    local s = {}
+    for i = 1, N do if objs[i].present then s[i] = st:state(i) end end
+    return s
+  end
+  local s0 = states()
+  local whole = {0.02, 0, 0, 0, 0, 0.02, 0, 0, 0, 0, 0.02, 0, -1, -1, -1, 1}
+  raises_p("radius", st.update, st, {position = {1, 1, 1}, prefetch_radius = 0 / 0})
+  raises_p("quadrant", st.update, st, {position = {1, 1 / 0, 1}})
+  local bad = {}
+  for i = 1, 16 do bad[i] = whole[i] end
+  bad[6] = 0 / 0
+  raises_p("quadrant", st.update, st, {position = {1, 1, 1}, frustum = bad})
+  raises_p("needs position", st.update, st, {{prefetch_radius = 3}})
+  raises_p("unknown key radius", st.update, st, {position = {1, 1, 1}, radius = 3})
+  raises_p("not a quadrant.frustum", st.update, st, {position = {1, 1, 1}, frustum = quadrant.circle(0, 0, 1)})
+  raises_p("needs 16 numbers", st.update, st, {position = {1, 1, 1}, frustum = {1, 2, 3}})
+  raises_p("sources[2]", st.update, st, {src[1], 5})
+  local s1 = states()
+  for i in pairs(s0) do check(s1[i] == s0[i], name .. ": a bad update changed nothing") end
+  st:set_limits(1000, 1000)
+  st:update{position = {50, 50, 50}, frustum = quadrant.frustum(whole)}
+  for i = 1, N do
+    if objs[i].present then
+      local s = st:state(i)
+      check(s == "loading" or s == "loaded", name .. ": the frustum wants the whole world")
+    end
+  end
+  local loads = st:update{position = {50, 50, 50}, frustum = whole}
+  check(#loads == 0, name .. ": the frustum as 16 numbers too")
+  raises_p("min > max", st.add, st, 100000, {5, 5, 5, 4, 4, 4})
+  raises_p("needs 6 numbers", st.add, st, 100000, {1, 1, 1, 2})
+  check(not st:contains(100000), name .. ": a bad add added nothing")
+  raises_p("quadrant", st.remove, st, 100000)
+  raises_p("quadrant", st.mark_loaded, st, 100000)
+  raises_p("quadrant", st.state, st, 100000)
+  raises_p("quadrant", st.bounds, st, 100000)
+  raises_p("negative", st.set_limits, st, -1, 3)
+  raises_p("negative (ids are integers >= 0)", st.add, st, -4, {1, 1, 1, 2, 2, 2})
+  local first = 1
+  while not objs[first].present do first = first + 1 end
+  raises_p("quadrant", st.add, st, first, {1, 1, 1, 2, 2, 2})
+  check(st:bounds(first)[1] == objs[first].box[1], name .. ": a duplicate add changed nothing")
+  st:validate()
+  st:destroy()
+  raises_p("destroyed", st.size, st)
+  raises_p("a box needs 6 numbers", quadrant.streamer, {world = {0, 0, 1, 1}})
+  raises_p("unknown key margin", quadrant.streamer, {world = {0, 0, 0, 1, 1, 1}, margin = 3})
+  raises_p("quadrant", quadrant.streamer, {world = {0, 0, 0, 1, 1, 1}, unload_margin = -1})
+  raises_p("negative", quadrant.streamer, {world = {0, 0, 0, 1, 1, 1}, max_loads_in_flight = -1})
+end
+check_streamer("float")
+check_streamer("double")
+-- A source's frustum as 16 numbers in row-major order, with a Direct3D clip depth: the matrix maps [0, 100] x
+-- [0, 100] x [50, 100] to the clip volume, so it wants the 8 objects above z = 50 (read with OpenGL's depth, all 20;
+-- read as column-major, it is refused: no camera's matrix).
+do
+  local function fresh()
+    local st = quadrant.streamer{world = {0, 0, 0, 100, 100, 100}, max_loads_per_update = 100,
+                                 max_loads_in_flight = 100}
+    for i = 1, 20 do st:add(i, {i * 4 + 0.5, i * 4 + 0.5, i * 4 + 0.5, i * 4 + 1.5, i * 4 + 1.5, i * 4 + 1.5}) end
+    return st
+  end
+  local far = {position = {1000, 1000, 1000}, row_major = true, clip_zero_to_one = true,
+               frustum = {0.02, 0, 0, -1, 0, 0.02, 0, -1, 0, 0, 0.02, -1, 0, 0, 0, 1}}
+  local st = fresh()
+  local loads = st:update(far)
+  check(#loads == 8 and st:state(13) == "loading" and st:state(12) == "unloaded",
+        "streamer: a row-major frustum of numbers with Direct3D's depth: " .. #loads)
+  st:destroy()
+  st = fresh()
+  far.clip_zero_to_one = false
+  check(#st:update(far) == 20, "streamer: the same matrix with OpenGL's depth")
+  st:destroy()
+  st = fresh()
+  far.row_major = false
+  raises_p("transposed?", st.update, st, far)
+  check(st:state(1) == "unloaded" and st:state(20) == "unloaded", "streamer: a refused frustum changed nothing")
+  st:destroy()
+end
+print("  streamer: float and double as the model of docs/streaming.md")
+
+-- aoi:move_many equals one move per entity; bad input moves nothing.
+do
+  math.randomseed(9)
+  local a = quadrant.aoi{world = {0, 0, 200, 200}}
+  local b = quadrant.aoi{world = {0, 0, 200, 200}}
+  for id = 1, 60 do
+    local x, y, r = math.random(0, 200), math.random(0, 200), math.random(5, 40)
+    a:add(id, x, y, r)
+    b:add(id, x, y, r)
+  end
+  a:tick(); b:tick()
+  local function same_events(ea, eb)
+    if #ea ~= #eb then return false end
+    for i = 1, #ea do
+      if ea[i].kind ~= eb[i].kind or ea[i].watcher ~= eb[i].watcher or ea[i].target ~= eb[i].target then return false end
+    end
+    return true
+  end
+  for _ = 1, 10 do
+    local ids, xy = {}, {}
+    for id = 1, 60 do
+      if math.random(2) == 1 then
+        local x, y = math.random(0, 200), math.random(0, 200)
+        ids[#ids + 1], xy[#xy + 1], xy[#xy + 2] = id, x, y
+        b:move(id, x, y)
+      end
+    end
+    a:move_many(ids, xy)
+    local ea, eb = a:tick(), b:tick()
+    check(#ea > 0 and same_events(ea, eb), "aoi move_many: the same events as single moves")
+  end
+  local x0, y0 = a:position(1)
+  raises_p("need 4 coordinates", a.move_many, a, {1, 2}, {1, 1, 1})
+  raises_p("quadrant", a.move_many, a, {1, 999}, {7, 7, 8, 8})
+  raises_p("quadrant", a.move_many, a, {1, 2}, {7, 7, 0 / 0, 8})
+  raises_p("negative", a.move_many, a, {1, -2}, {7, 7, 8, 8})
+  raises_p("needs 4 numbers", a.move_many, a, {1, 2}, {7, 7, "x", 8})
+  check(#a:tick() == 0 and select(1, a:position(1)) == x0 and select(2, a:position(1)) == y0,
+        "aoi move_many: bad input moved nothing")
+  a:validate()
+  a:destroy(); b:destroy()
+end
+
+-- Bad input to the new calls: an error naming the problem, and nothing changed.
+do
+  local t = quadrant.new{world = {0, 0, 100, 100}}
+  local t3 = quadrant.new{dims = 3, world = {0, 0, 0, 100, 100, 100}}
+  local hs = {}
+  for i = 1, 20 do hs[i] = t:insert({i * 4, i * 4, i * 4 + 6, i * 4 + 6}, i, i % 2 + 1) end
+  local function unchanged(what)
+    t:validate()
+    check(#t == 20 and #t:query(quadrant.box(0, 0, 100, 100)) == 20, "bad input: " .. what .. " changed nothing")
+    for i = 1, 20 do
+      local b = t:bounds(hs[i])
+      check(b[1] == i * 4 and t:value(hs[i]) == i and t:layers(hs[i]) == i % 2 + 1, "bad input: " .. what .. " kept objects")
+    end
+  end
+  raises_p("a box needs 4 or 6 numbers, not 3", quadrant.box, 1, 2, 3)
+  raises_p("a box needs 4 or 6 numbers, not 5", quadrant.box, {1, 2, 3, 4, 5})
+  raises_p("a point needs 2 or 3 numbers", quadrant.point, 1)
+  raises_p("number expected", quadrant.circle, 1, "y", 3)
+  raises_p("x, y pairs", quadrant.polygon, {1, 2, 3})
+  raises_p("two points of 2 or 3 numbers", quadrant.segment, {1, 2}, {1, 2, 3})
+  raises_p("needs 16 numbers", quadrant.frustum, {1, 2, 3})
+  raises_p("unknown key rowmajor", quadrant.frustum, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, {rowmajor = true})
+  raises_p("not a shape", t.query, t, {0, 0, 1, 1})
+  raises_p("not a shape", t.query_nodes, t, 5)
+  raises_p("a 3D sphere given to a 2D tree", t.query, t, quadrant.sphere(1, 1, 1, 1))
+  raises_p("a 2D circle given to a 3D tree", t3.query, t3, quadrant.circle(1, 1, 1))
+  raises_p("a 3D frustum given to a 2D tree", t.query_nodes, t, quadrant.frustum({1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}))
+  raises_p("radius", t.query, t, quadrant.circle(1, 1, -1))
+  raises_p("NaN", t.query, t, quadrant.box(0 / 0, 0, 1, 1))
+  raises_p("convex", t.query, t, quadrant.polygon{0, 0, 10, 0, 1, 1, 0, 10, 10, 10})
+  raises_p("outside 32 bits", t.query, t, quadrant.box(0, 0, 1, 1), 2 ^ 40)
+  raises_p("a function expected", t.query, t, quadrant.box(0, 0, 1, 1), 1, "fn")
+  unchanged("bad queries")
+  local m = quadrant.layer_matrix()
+  raises_p("outside 0 .. 31", m.set, m, 32, 0)
+  raises_p("outside 0 .. 31", m.set, m, 0, -1)
+  raises_p("outside 32 bits", m.between, m, 2 ^ 40, 1)
+  check(not m:collides(0, 0) and m:set(3, 5):collides(5, 3) and not m:set(3, 5, false):collides(3, 5),
+        "layer matrix: set both ways, and unset")
+  check(m:between(1, 6):collides(0, 1) and m:collides(2, 0) and not m:collides(1, 2), "layer matrix: between masks")
+  raises_p("LayerMatrix expected", t.pairs, t, quadrant.box(0, 0, 1, 1))
+  raises_p("outside 32 bits", t.pairs_flat, t, -5)
+  raises_p("function expected", t.pairs, t, 1, 7)
+  raises_p("the other tree is this tree", t.pairs_with, t, t)
+  raises_p("a 2D tree and a 3D tree", t.pairs_with, t, t3)
+  raises_p("quadrant.Tree expected", t.pairs_with, t, {})
+  raises_p("outside 32 bits", t.pairs_with, t, quadrant.new{world = {0, 0, 1, 1}}, 2 ^ 33)
+  raises_p("needs 2 numbers", t.raycast, t, {0}, {1, 1})
+  raises_p("quadrant", t.raycast, t, {0, 0 / 0}, {1, 1})
+  raises_p("table expected", t.raycast_first, t, {0, 0}, "b")
+  raises_p("nodes takes no argument", t.nodes, t, print)
+  raises_p("function expected", t.for_each_node, t)
+  raises_p("boolean expected", t.query_nodes, t, quadrant.box(0, 0, 1, 1), "yes")
+  raises_p("outside the world", t.locate, t, 200, 5)
+  raises_p("number expected", t.locate, t, 5)
+  unchanged("bad pairs, rays and nodes")
+  -- move_many and assign check everything first: on error nothing moved, nothing replaced.
+  raises_p("2 handles and 1 boxes", t.move_many, t, {hs[1], hs[2]}, {{0, 0, 1, 1}})
+  raises_p("handles[2] is string", t.move_many, t, {hs[1], "x"}, {{0, 0, 1, 1}, {0, 0, 1, 1}})
+  raises_p("boxes[2] is number", t.move_many, t, {hs[1], hs[2]}, {{0, 0, 1, 1}, 4})
+  raises_p("min > max", t.move_many, t, {hs[1], hs[2]}, {{0, 0, 1, 1}, {5, 5, 1, 1}})
+  raises_p("NaN", t.move_many, t, {hs[1], hs[2]}, {{0, 0, 1, 1}, {0 / 0, 5, 1, 1}})
+  local gone = t3:insert({1, 1, 1, 2, 2, 2}, "x")
+  raises_p("stale or foreign", t.move_many, t, {hs[1], gone}, {{0, 0, 1, 1}, {0, 0, 1, 1}})
+  raises_p("min > max", t.assign, t, {{0, 0, 1, 1}, {5, 5, 1, 1}}, {1, 2})
+  raises_p("boxes[2] is boolean", t.assign, t, {{0, 0, 1, 1}, true}, {1, 2})
+  raises_p("2 boxes and 1 layer masks", t.assign, t, {{0, 0, 1, 1}, {0, 0, 1, 1}}, {1, 2}, {1})
+  raises_p("outside 32 bits", t.assign, t, {{0, 0, 1, 1}, {0, 0, 1, 1}}, {1, 2}, {1, 2 ^ 40})
+  raises_p("table expected", t.assign, t, {{0, 0, 1, 1}}, nil)
+  raises_p("world", t.rebuild, t, {0, 0, 0, 0})
+  raises_p("stale or foreign", t.layers, t, gone)
+  raises_p("stale or foreign", t.set_value, t, gone, 3)
+  unchanged("bad move_many, assign, rebuild")
+  -- rebuild keeps every object and handle; set_value replaces a value.
+  t:rebuild({-50, -50, 150, 150})
+  local cell = t:locate(-20, -20).cell
+  check(cell[1] >= -50 and cell[1] <= -20, "rebuild: the new world holds (-20, -20)")
+  local qs = t:query_stats(quadrant.box(0, 0, 30, 30))
+  check(qs.hits == #t:query(quadrant.box(0, 0, 30, 30)) and qs.hits > 0 and qs.nodes_visited > 0 and qs.box_tests > 0,
+        "query_stats counts the hits")
+  check(t:query_stats(quadrant.box(0, 0, 30, 30), 1).hits == #t:query(quadrant.box(0, 0, 30, 30), 1),
+        "query_stats with a layer mask")
+  t:set_value(hs[3], "three")
+  check(t:value(hs[3]) == "three", "set_value")
+  t:set_value(hs[3], 3)
+  unchanged("rebuild")
+  check(t:dims() == 2 and t3:dims() == 3, "dims")
+  do  -- config() gives back what quadrant.new took, and makes a tree like it
+    local settings = {dims = 3, scalar = "float", world = {-1, -2, -3, 4, 5, 6}, max_depth = 5, split_threshold = 7,
+                      min_node_size = 0.5, placement = "leaves"}
+    local c = quadrant.new(settings):config()
+    for k, v in pairs(settings) do
+      if k ~= "world" then check(c[k] == v, "config: " .. k) end
+    end
+    for i = 1, 6 do check(c.world[i] == settings.world[i], "config: world") end
+    check(quadrant.new(t:config()):config().placement == "loose", "config: a tree like another")
+  end
+  do  -- assign without layer masks: every layer
+    local a = quadrant.new{world = {0, 0, 10, 10}}
+    local old = a:insert({1, 1, 2, 2}, "old")
+    local ah = a:assign({{1, 1, 2, 2}, {3, 3, 4, 4}}, {"p", "q"})
+    check(#a == 2 and a:value(ah[2]) == "q" and a:layers(ah[1]) == 0xffffffff and not a:contains(old),
+          "assign without layers; the old handles go stale")
+    check(#a:assign({}, {}) == 0 and #a == 0, "assign of nothing empties the tree")
+    a:destroy()
+  end
+  -- Contacts: another tree is refused until clear; a destroyed tracker raises.
+  local c = quadrant.contacts()
+  local begun = c:update(t)
+  check(#begun > 0, "contacts: the first step begins every pair")
+  raises_p("another tree than the previous steps'", c.update, c, quadrant.new{world = {0, 0, 1, 1}})
+  raises_p("quadrant.Tree expected", c.update, c, {})
+  raises_p("outside 32 bits", c.update, c, t, 2 ^ 40)
+  local again, ended = c:update(t)
+  check(#again == 0 and #ended == 0, "contacts: a refused step changed nothing")
+  c:clear()
+  check(#c:update(t3) == 0 and #c:update(t3) == 0, "contacts: clear, then another tree")
+  -- A tracker follows its tree by identity: a tree created after the first was destroyed (perhaps at the same
+  -- address) is another tree.
+  do
+    local c2 = quadrant.contacts()
+    local first = quadrant.new{world = {0, 0, 10, 10}}
+    first:insert({1, 1, 3, 3}, 1)
+    first:insert({2, 2, 4, 4}, 2)
+    check(#c2:update(first) == 1, "contacts: the first tree's pair")
+    first:destroy()
+    raises_p("destroyed", c2.update, c2, first)
+    local second = quadrant.new{world = {0, 0, 10, 10}}
+    second:insert({5, 5, 6, 6}, 1)
+    raises_p("another tree than the previous steps'", c2.update, c2, second)
+    c2:clear()
+    local b2, e2 = c2:update(second)
+    check(#b2 == 0 and #e2 == 0, "contacts: after clear the second tree is followed")
+    c2:destroy()
+    second:destroy()
+  end
+  c:destroy()
+  raises_p("destroyed", c.update, c, t)
+  t:destroy()
+  t3:destroy()
+end
+
+-- Abuse of every new function argument: error() reaches the caller and leaves the tree usable; coroutine.yield is
+-- refused; destroy from inside is refused and the walk goes on; changing the tree inside is allowed (the results
+-- were collected first), and a nested call gets buffers of its own.
+do
+  local t = quadrant.new{world = {0, 0, 100, 100}, split_threshold = 2}
+  local o = quadrant.new{world = {0, 0, 100, 100}}
+  for i = 1, 30 do
+    t:insert({i * 3, i * 3, i * 3 + 5, i * 3 + 5}, i)
+    o:insert({i * 3, i * 3, i * 3 + 1, i * 3 + 1}, -i)
+  end
+  local everything = quadrant.box(0, 0, 100, 100)
+  local npairs = #t:pairs()
+  local calls = {
+    {"query", function(fn) return t:query(everything, fn) end},
+    {"pairs", function(fn) return t:pairs(fn) end},
+    {"pairs(matrix)", function(fn) return t:pairs(quadrant.layer_matrix():between(-1, -1), fn) end},
+    {"pairs_with", function(fn) return t:pairs_with(o, fn) end},
+    {"raycast", function(fn) return t:raycast({0, 0}, {100, 100}, fn) end},
+    {"for_each_node", function(fn) return t:for_each_node(fn) end},
+    {"query_nodes", function(fn) return t:query_nodes(everything, fn) end},
+  }
+  local function usable(what)
+    t:validate()
+    check(#t == 30 and #t:query(everything) == 30 and #t:pairs() == npairs, "abuse: " .. what .. ": the tree works")
+    local h = t:insert({1, 1, 2, 2}, "extra")
+    t:erase(h)
+  end
+  for _, c in ipairs(calls) do
+    local what = c[1]
+    local ok, message = pcall(c[2], function() error("boom in " .. what) end)
+    check(not ok and tostring(message):find("boom in " .. what, 1, true), "abuse: " .. what .. ": the error reaches the caller")
+    usable(what .. " after an error")
+    local co = coroutine.create(function() return c[2](function() coroutine.yield(1) end) end)
+    local resumed, why = coroutine.resume(co)
+    check(not resumed and tostring(why):find("yield", 1, true), "abuse: " .. what .. ": a yield is refused: " .. tostring(why))
+    usable(what .. " after a yield")
+    local n, refused = 0, 0
+    c[2](function()
+      n = n + 1
+      if not pcall(t.destroy, t) then refused = refused + 1 end
+      if what == "pairs_with" and not pcall(o.destroy, o) then refused = refused + 1 end
+    end)
+    check(n > 0 and refused == (what == "pairs_with" and 2 * n or n), "abuse: " .. what .. ": destroy inside refused")
+    usable(what .. " after a refused destroy")
+    -- A nested call with many results inside the function (the outer results must survive it).
+    local outer = {}
+    local total = c[2](function(v)
+      outer[#outer + 1] = v
+      local as = t:pairs_flat()
+      check(#as == npairs and #t:pairs() == npairs and #t:query(everything) == 30, "abuse: " .. what .. ": nested calls")
+    end)
+    check(#outer == total, "abuse: " .. what .. ": the outer walk delivered everything after nested calls")
+  end
+  -- Changes inside: erase every object a pair names; the walk goes on with the pairs collected before.
+  local seen = 0
+  local n = t:pairs(function(_, _, ha, hb)
+    seen = seen + 1
+    if t:contains(ha) then t:erase(ha) end
+    if t:contains(hb) then t:erase(hb) end
+  end)
+  check(seen == npairs and n == npairs and #t:pairs() == 0, "abuse: erasing inside pairs(fn)")
+  t:validate()
+  -- A pairs() from inside a query function no longer frees the query's buffer under it.
+  local q = quadrant.new{world = {0, 0, 100, 100}}
+  for i = 1, 40 do q:insert({0, 0, 10 + i, 10 + i}, i) end
+  local got = {}
+  q:query(quadrant.box(0, 0, 100, 100), function(v) got[#got + 1] = v; q:pairs(); q:pairs_flat() end)
+  local want = {}
+  for i = 1, 40 do want[i] = i end
+  check(same_set(got, want), "abuse: a pairs() inside a query function leaves the query's results alone")
+  q:destroy()
+  t:destroy()
+  o:destroy()
+end
+
+-- Every new call with wrong types, wrong counts, nil, NaN and infinities: a Lua error naming the problem ("quadrant:
+-- ..." or Lua's own "bad argument") or an answer, never a crash or a stray Lua error from inside the module; the
+-- objects stay valid.
+do
+  local t = quadrant.new{world = {0, 0, 100, 100}}
+  local o = quadrant.new{world = {0, 0, 100, 100}}
+  for i = 1, 10 do t:insert({i, i, i + 5, i + 5}, i); o:insert({i, i, i + 1, i + 1}, -i) end
+  local st = quadrant.streamer{world = {0, 0, 0, 10, 10, 10}}
+  st:add(1, {1, 1, 1, 2, 2, 2})
+  local tracker, m = quadrant.contacts(), quadrant.layer_matrix()
+  local args = {nil, 0 / 0, 1 / 0, -1 / 0, "x", {}, true, -1, 2 ^ 60, {0 / 0, 0, 1, 1}, {1, 2}, quadrant.box(0, 0, 1, 1),
+                quadrant.sphere(0, 0, 0, 1), function() end, t, o, m}
+  local NARGS = 17
+  local targets = {
+    {t, {"query", "query_stats", "pairs", "pairs_flat", "pairs_with", "pairs_with_flat", "raycast", "raycast_first",
+         "nodes", "for_each_node", "query_nodes", "locate", "move_many", "layers", "set_value", "dims", "config",
+         "assign", "rebuild"}},
+    {st, {"add", "remove", "move", "mark_loaded", "mark_failed", "set_limits", "update", "contains", "state", "bounds",
+          "size", "validate"}},
+    {tracker, {"update"}},
+    {m, {"between", "set", "collides"}},
+  }
+  local strays = 0
+  local function try(f, ...)
+    local ok, message = pcall(f, ...)
+    if not ok then
+      message = tostring(message)
+      if not (message:find("quadrant", 1, true) or message:find("bad argument", 1, true)) then
+        strays = strays + 1
+        io.stderr:write("stray error: " .. message .. "\n")
+      end
+    end
+  end
+  for _, target in ipairs(targets) do
+    local obj, names = target[1], target[2]
+    for _, name in ipairs(names) do
+      local f = obj[name]
+      for i = 1, NARGS do
+        try(f, obj, args[i])
+        try(f, obj, args[i], args[i])
+        for j = 1, NARGS, 3 do try(f, obj, args[i], args[j], args[(i + j) % NARGS + 1]) end
+      end
+      try(f)
+      try(f, "not the object")
+    end
+  end
+  for _, name in ipairs{"box", "point", "circle", "sphere", "ring", "ellipse", "sector", "oriented_box", "polygon",
+                        "segment", "frustum", "streamer", "layer_matrix", "contacts"} do
+    for i = 1, NARGS do
+      try(quadrant[name], args[i])
+      for j = 1, NARGS, 2 do try(quadrant[name], args[i], args[j], args[i], args[j], args[i], args[j]) end
+    end
+  end
+  check(strays == 0, "bad input: every error names the problem (" .. strays .. " did not)")
+  t:validate(); o:validate(); st:validate()
+  check(#o == 10 and #st == 1, "bad input: the objects survived")
+  t:destroy(); o:destroy(); st:destroy(); tracker:destroy()
+end
+
 if failures > 0 then
   io.stderr:write(failures .. " checks failed\n")
   os.exit(1)
