@@ -3,8 +3,8 @@
 --   luarocks make quadrant-0.3.0-1.rockspec                      (the default Lua; --lua-version=5.1 for LuaJIT
 --   luarocks --lua-version=5.1 make --tree /tmp/rocks quadrant-0.3.0-1.rockspec      or 5.1, --tree for a local tree)
 -- It compiles bindings/lua/quadrant_lua.c against LuaRocks' own LUA_INCDIR and links the C API's C++20 sources into
--- quadrant.so (bindings/lua/Makefile: the builtin build type compiles C only). Needs a C++20 compiler (g++ 10+,
--- clang 10+) and make. Not published to luarocks.org: `luarocks make` reads the checkout, not source.url.
+-- quadrant.so (bindings/lua/Makefile: the builtin build type compiles C only). Needs a C++20 compiler (g++ 12+ or
+-- clang 14+, the versions tested) and make. Not published to luarocks.org: `luarocks make` reads the checkout, not source.url.
 rockspec_format = "3.0"
 package = "quadrant"
 version = "0.3.0-1"
@@ -15,8 +15,8 @@ source = {
 description = {
   summary = "Quadtrees, octrees and MMO area of interest for games, over a C++20 core",
   detailed = [[
-quadrant: quadtrees and octrees of any Lua values (every query shape, pairs, nearest) and an MMO area-of-interest
-world, as a C module over quadrant's C API. Lua 5.1, 5.3, 5.4 and LuaJIT 2.1.
+quadrant: quadtrees and octrees of any Lua values (every query shape, pairs, ray casts, nearest, contacts), an MMO
+area-of-interest world and a camera streamer, as a C module over quadrant's C API. Lua 5.1, 5.3, 5.4 and LuaJIT 2.1.
 ]],
   license = "MIT",
   labels = {"gamedev", "spatial", "quadtree", "octree", "aoi"},
