@@ -162,7 +162,7 @@ function shape(kind, dims, a, b, r0 = 0, r1 = 0, angle = 0, extra = {}) {
 // A factory whose arguments are checked to be numbers (a name ending in '?' may be left out).
 function factory(name, names, make) {
   const what = `Shape.${name}`;
-  return (...args) => {
+  const checked = (...args) => {
     for (let i = 0; i < names.length; ++i) {
       const optional = names[i].endsWith('?');
       if (optional && args[i] === undefined) continue;
@@ -170,6 +170,8 @@ function factory(name, names, make) {
     }
     return make(...args);
   };
+  // The arity the declarations give (a rest parameter's function has length 0): the required arguments.
+  return Object.defineProperty(checked, 'length', { value: names.filter((n) => !n.endsWith('?')).length });
 }
 
 /** Query shapes. Each is a plain frozen object; dims says which trees take it (2: QuadTree, 3: Octree). */
