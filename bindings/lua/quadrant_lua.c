@@ -6,7 +6,9 @@
  * message.
  *
  * Queries never call Lua from inside the C walk: they collect the results first, then return them as an array, or
- * call the function given for each (a Lua error or a mutation in it then cannot cut a C++ walk short). */
+ * call the function given for each (a Lua error in it then cannot cut a C++ walk short). While such a function
+ * runs, its tree (both trees of pairs_with; the world of tick) is busy: every call that would change it raises, as
+ * the C API and C# refuse a change from inside a callback. */
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -153,7 +155,8 @@ typedef struct {
   quadrant_handle* handles;
   uint64_t* keys;
   size_t capacity;
-  int delivering; /* query functions running now: a nested query gets its own scratch, destroy is refused */
+  int delivering; /* functions of the tree's running now: a nested query gets its own scratch, changes are refused */
+  const char* busy_in; /* the method whose function runs innermost ("query", "pairs", ...), for the message */
 #if !QL_INTEGERS
   quadrant_handle* slots; /* each slot's latest C handle, indexed by slot (the handle's low 32 bits - 1) */
   size_t slot_count;      /* the table's size */
@@ -166,6 +169,15 @@ typedef struct {
 static LTree* check_tree(lua_State* L, int at) {
   LTree* t = (LTree*)luaL_checkudata(L, at, TREE_META);
   if (t->tree == NULL) luaL_error(L, "quadrant: the tree was destroyed");
+  return t;
+}
+
+/* The tree at `at` for a call that changes it (`what`): raises while a function of the tree's runs. */
+static LTree* check_idle_tree(lua_State* L, int at, const char* what) {
+  LTree* t = check_tree(L, at);
+  if (t->delivering > 0)
+    luaL_error(L, "quadrant: tree is busy: %s called from inside a %s function (make the change once %s has "
+                  "returned)", what, t->busy_in, t->busy_in);
   return t;
 }
 
@@ -320,38 +332,30 @@ static size_t run_query(lua_State* L, LTree* t, const quadrant_shape* shape, uin
   return count;
 }
 
+static int call_protected(lua_State* L, LTree* a, LTree* b, int fn_at, int n, const char* what);
+
 /* The results of the query just run: an array of values, or, with a function at fn_at, fn(value, handle) for each
- * (stopping when it returns false); returns the number of Lua results. Each call is protected, so that an error in
- * fn (raised again here) cannot leave the tree marked as delivering; a yield from fn is refused by Lua ("attempt
- * to yield across a C-call boundary"). */
+ * (stopping when it returns false); returns the number of Lua results. Each call is protected (call_protected), so
+ * that an error in fn cannot leave the tree busy; a yield from fn is refused by Lua ("attempt to yield across a
+ * C-call boundary"). */
 static int deliver(lua_State* L, LTree* t, size_t count, int fn_at, const quadrant_handle* handles,
                    const uint64_t* keys) {
   size_t i;
+  int values;
   push_values(L, 1);
+  values = lua_gettop(L);
   if (fn_at != 0) {
-    ++t->delivering;
     for (i = 0; i < count; ++i) {
-      lua_pushvalue(L, fn_at);
-      ql_rawgeti(L, -2, (lua_Integer)keys[i]);
+      ql_rawgeti(L, values, (lua_Integer)keys[i]);
       push_handle(L, handles[i]);
-      if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
-        --t->delivering;
-        return lua_error(L);
-      }
-      if (lua_isboolean(L, -1) && !lua_toboolean(L, -1)) {
-        lua_pop(L, 1);
-        break;
-      }
-      lua_pop(L, 1);
+      if (!call_protected(L, t, NULL, fn_at, 2, "query")) break;
     }
-    --t->delivering;
-    lua_pop(L, 1);
     lua_pushinteger(L, (lua_Integer)count);
     return 1;
   }
   lua_createtable(L, (int)count, 0);
   for (i = 0; i < count; ++i) {
-    ql_rawgeti(L, -2, (lua_Integer)keys[i]);
+    ql_rawgeti(L, values, (lua_Integer)keys[i]);
     ql_seti(L, -2, (lua_Integer)(i + 1));
   }
   return 1;
@@ -452,10 +456,10 @@ static int l_new(lua_State* L) {
 
 static int l_destroy(lua_State* L) {
   LTree* t = (LTree*)luaL_checkudata(L, 1, TREE_META);
-  /* The query function's loop still reads the tree's scratch and values. */
+  /* The loop calling the function still reads the tree's scratch and values. */
   if (t->delivering > 0)
-    return luaL_error(L, "quadrant: destroy: called from inside a query function of the same tree; destroy it "
-                         "once the query has returned");
+    return luaL_error(L, "quadrant: tree is busy: destroy called from inside a %s function (destroy it once %s has "
+                         "returned)", t->busy_in, t->busy_in);
   quadrant_tree_destroy(t->tree);
   t->tree = NULL;
   free(t->handles);
@@ -471,7 +475,7 @@ static int l_destroy(lua_State* L) {
 }
 
 static int l_insert(lua_State* L) {
-  LTree* t = check_tree(L, 1);
+  LTree* t = check_idle_tree(L, 1, "insert");
   double min[3], max[3];
   quadrant_handle h = 0;
   const lua_Integer key = t->next_key;
@@ -500,7 +504,7 @@ static int l_insert(lua_State* L) {
 }
 
 static int l_erase(lua_State* L) {
-  LTree* t = check_tree(L, 1);
+  LTree* t = check_idle_tree(L, 1, "erase");
   const quadrant_handle h = check_handle(L, t, 2);
   uint64_t key = 0;
   if (!quadrant_tree_contains(t->tree, h))
@@ -514,7 +518,7 @@ static int l_erase(lua_State* L) {
 }
 
 static int l_move(lua_State* L) {
-  LTree* t = check_tree(L, 1);
+  LTree* t = check_idle_tree(L, 1, "move");
   double min[3], max[3];
   const quadrant_handle h = check_handle(L, t, 2);
   read_box(L, 3, t->dims, min, max);
@@ -523,7 +527,7 @@ static int l_move(lua_State* L) {
 }
 
 static int l_set_layers(lua_State* L) {
-  LTree* t = check_tree(L, 1);
+  LTree* t = check_idle_tree(L, 1, "set_layers");
   raise_status(L, quadrant_tree_set_layers(t->tree, check_handle(L, t, 2), check_layers(L, 3)));
   return 0;
 }
@@ -558,7 +562,7 @@ static int l_value(lua_State* L) {
 }
 
 static int l_clear(lua_State* L) {
-  LTree* t = check_tree(L, 1);
+  LTree* t = check_idle_tree(L, 1, "clear");
   raise_status(L, quadrant_tree_clear(t->tree));
   lua_newtable(L);
   ql_setuservalue(L, 1);
@@ -716,18 +720,20 @@ static void* collected_finish(lua_State* L, Collected* c, quadrant_status st) {
   return out;
 }
 
-/* Calls the function at fn_at with the n values on top of the stack (popped), protected, with the trees marked as
- * delivering (destroy refused) for the call: an error in it is raised again once the marks are gone. Returns 0
- * when the function returned false (stop), else 1. */
-static int call_protected(lua_State* L, LTree* a, LTree* b, int fn_at, int n) {
+/* Calls the function at fn_at with the n values on top of the stack (popped), protected, with the trees marked busy
+ * in `what` (every change and destroy refused) for the call: an error in it, or a refused yield, is raised again
+ * once the marks are gone. Returns 0 when the function returned false (stop), else 1. */
+static int call_protected(lua_State* L, LTree* a, LTree* b, int fn_at, int n, const char* what) {
   int status, go_on;
+  const char* const a_was = a->busy_in;
+  const char* const b_was = b != NULL ? b->busy_in : NULL;
   lua_pushvalue(L, fn_at);
   lua_insert(L, -n - 1);
-  ++a->delivering;
-  if (b != NULL) ++b->delivering;
+  ++a->delivering, a->busy_in = what;
+  if (b != NULL) ++b->delivering, b->busy_in = what;
   status = lua_pcall(L, n, 1, 0);
-  --a->delivering;
-  if (b != NULL) --b->delivering;
+  --a->delivering, a->busy_in = a_was;
+  if (b != NULL) --b->delivering, b->busy_in = b_was;
   if (status != LUA_OK) lua_error(L);
   go_on = !(lua_isboolean(L, -1) && !lua_toboolean(L, -1));
   lua_pop(L, 1);
@@ -1000,7 +1006,7 @@ static int deliver_pairs(lua_State* L, LTree* a, LTree* b, int a_at, int b_at, s
       ql_rawgeti(L, vb, (lua_Integer)keys[2 * i + 1]);
       push_handle(L, handles[2 * i]);
       push_handle(L, handles[2 * i + 1]);
-      if (!call_protected(L, a, b, fn_at, 4)) break;
+      if (!call_protected(L, a, b, fn_at, 4, b != a ? "pairs_with" : "pairs")) break;
     }
     lua_pushinteger(L, (lua_Integer)count);
     return 1;
@@ -1134,7 +1140,7 @@ static int l_raycast(lua_State* L) {
       ql_rawgeti(L, values, (lua_Integer)hits[i].key);
       push_handle(L, hits[i].handle);
       lua_pushnumber(L, hits[i].t);
-      if (!call_protected(L, t, NULL, fn, 3)) break;
+      if (!call_protected(L, t, NULL, fn, 3, "raycast")) break;
     }
     lua_pushinteger(L, (lua_Integer)c.count);
     return 1;
@@ -1194,12 +1200,13 @@ static void push_node(lua_State* L, int dims, const quadrant_node* n) {
 }
 static int collect_node(void* user, const quadrant_node* node) { return collected_push((Collected*)user, node); }
 /* The nodes collected: an array of them, or fn(node) for each (false stops) and the count. */
-static int deliver_nodes(lua_State* L, LTree* t, const quadrant_node* nodes, size_t count, int fn) {
+static int deliver_nodes(lua_State* L, LTree* t, const quadrant_node* nodes, size_t count, int fn,
+                         const char* what) {
   size_t i;
   if (fn != 0) {
     for (i = 0; i < count; ++i) {
       push_node(L, t->dims, &nodes[i]);
-      if (!call_protected(L, t, NULL, fn, 1)) break;
+      if (!call_protected(L, t, NULL, fn, 1, what)) break;
     }
     lua_pushinteger(L, (lua_Integer)count);
     return 1;
@@ -1219,7 +1226,7 @@ static int walk_nodes(lua_State* L, int fn) {
   memset(&c, 0, sizeof c);
   c.item = sizeof(quadrant_node);
   nodes = (const quadrant_node*)collected_finish(L, &c, quadrant_tree_for_each_node(t->tree, collect_node, &c));
-  return deliver_nodes(L, t, nodes, c.count, fn);
+  return deliver_nodes(L, t, nodes, c.count, fn, "for_each_node");
 }
 static int l_nodes(lua_State* L) {
   if (!lua_isnoneornil(L, 2)) luaL_argerror(L, 2, "nodes takes no argument (for_each_node takes a function)");
@@ -1249,7 +1256,7 @@ static int l_query_nodes(lua_State* L) {
   c.item = sizeof(quadrant_node);
   nodes = (const quadrant_node*)collected_finish(L, &c,
                                                  quadrant_tree_query_nodes(t->tree, s, skip_empty, collect_node, &c));
-  return deliver_nodes(L, t, nodes, c.count, fn);
+  return deliver_nodes(L, t, nodes, c.count, fn, "query_nodes");
 }
 /* locate(x, y[, z]) -> the leaf whose cell holds the point */
 static int l_locate(lua_State* L) {
@@ -1267,7 +1274,7 @@ static int l_locate(lua_State* L) {
 
 /* move_many(handles, boxes): handles[i] gets boxes[i]; checked whole first: on error nothing moved. */
 static int l_move_many(lua_State* L) {
-  LTree* t = check_tree(L, 1);
+  LTree* t = check_idle_tree(L, 1, "move_many");
   lua_Integer n, i;
   quadrant_handle* hs;
   double* mins;
@@ -1299,7 +1306,7 @@ static int l_move_many(lua_State* L) {
 /* assign(boxes, values[, layers]) -> handles: replaces the contents with boxes[i] holding values[i] (layers[i]),
  * built at once; every old handle goes stale. On error the tree is as it was. */
 static int l_assign(lua_State* L) {
-  LTree* t = check_tree(L, 1);
+  LTree* t = check_idle_tree(L, 1, "assign");
   lua_Integer n, i;
   double* mins;
   double* maxs;
@@ -1331,16 +1338,17 @@ static int l_assign(lua_State* L) {
     }
     keys[i] = (uint64_t)(i + 1);
   }
-#if !QL_INTEGERS
-  if (!reserve_slots(t, t->slots_used + (size_t)n + 1)) return luaL_error(L, "quadrant: out of memory");
-#endif
-  raise_status(L, quadrant_tree_assign(t->tree, mins, maxs, keys, layers, (size_t)n, hs));
-  /* The new values table: key i + 1 holds values[i + 1]. */
+  /* The new values table, key i + 1 holding values[i + 1], read before the tree changes (reading may run Lua: a
+   * metamethod of the values table, a finalizer). */
   lua_createtable(L, (int)n, 0);
   for (i = 0; i < n; ++i) {
     ql_geti(L, 3, i + 1);
     ql_seti(L, -2, i + 1);
   }
+#if !QL_INTEGERS
+  if (!reserve_slots(t, t->slots_used + (size_t)n + 1)) return luaL_error(L, "quadrant: out of memory");
+#endif
+  raise_status(L, quadrant_tree_assign(t->tree, mins, maxs, keys, layers, (size_t)n, hs));
   ql_setuservalue(L, 1);
   t->next_key = n + 1;
   lua_createtable(L, (int)n, 0);
@@ -1359,7 +1367,7 @@ static int l_assign(lua_State* L) {
 
 /* rebuild(world): re-roots the tree over a new world, keeping every object and handle */
 static int l_rebuild(lua_State* L) {
-  LTree* t = check_tree(L, 1);
+  LTree* t = check_idle_tree(L, 1, "rebuild");
   double min[3], max[3];
   read_box(L, 2, t->dims, min, max);
   raise_status(L, quadrant_tree_rebuild(t->tree, min, max));
@@ -1397,7 +1405,7 @@ static int l_layers(lua_State* L) {
 }
 /* set_value(h, value) */
 static int l_set_value(lua_State* L) {
-  LTree* t = check_tree(L, 1);
+  LTree* t = check_idle_tree(L, 1, "set_value");
   uint64_t key = 0;
   luaL_checkany(L, 3);
   raise_status(L, quadrant_tree_value(t->tree, check_handle(L, t, 2), &key));
@@ -1510,11 +1518,20 @@ typedef struct {
   quadrant_aoi* aoi;
   uint64_t* ids; /* scratch for visible / watchers / queries, grown as needed */
   size_t capacity;
+  int ticking; /* tick functions running now: every change, tick and destroy are refused */
 } LAoi;
 
 static LAoi* check_aoi(lua_State* L, int at) {
   LAoi* a = (LAoi*)luaL_checkudata(L, at, AOI_META);
   if (a->aoi == NULL) luaL_error(L, "quadrant: the aoi world was destroyed");
+  return a;
+}
+/* The world at `at` for a call that changes it (`what`): raises while a tick function of the world's runs. */
+static LAoi* check_idle_aoi(lua_State* L, int at, const char* what) {
+  LAoi* a = check_aoi(L, at);
+  if (a->ticking > 0)
+    luaL_error(L, "quadrant: aoi world is busy: %s called from inside a tick function (make the change once tick "
+                  "has returned)", what);
   return a;
 }
 /* An id: a non-negative integer (the library orders ids as unsigned 64-bit values). */
@@ -1546,6 +1563,9 @@ static int l_aoi_new(lua_State* L) {
 }
 static int l_aoi_destroy(lua_State* L) {
   LAoi* a = (LAoi*)luaL_checkudata(L, 1, AOI_META);
+  if (a->ticking > 0)
+    return luaL_error(L, "quadrant: aoi world is busy: destroy called from inside a tick function (destroy it once "
+                         "tick has returned)");
   quadrant_aoi_destroy(a->aoi);
   a->aoi = NULL;
   free(a->ids);
@@ -1556,7 +1576,7 @@ static int l_aoi_destroy(lua_State* L) {
 
 /* add(id, x, y, view_radius [, mode = "both" | "watcher" | "marker" [, layers [, body_radius]]]) */
 static int l_aoi_add(lua_State* L) {
-  LAoi* a = check_aoi(L, 1);
+  LAoi* a = check_idle_aoi(L, 1, "add");
   static const char* const modes[] = {"watcher", "marker", "both", NULL};
   const int mode = luaL_checkoption(L, 6, "both", modes) + 1;
   raise_status(L, quadrant_aoi_add(a->aoi, check_id(L, 2), luaL_checknumber(L, 3), luaL_checknumber(L, 4),
@@ -1565,49 +1585,54 @@ static int l_aoi_add(lua_State* L) {
   return 0;
 }
 static int l_aoi_move(lua_State* L) {
-  LAoi* a = check_aoi(L, 1);
+  LAoi* a = check_idle_aoi(L, 1, "move");
   raise_status(L, quadrant_aoi_move(a->aoi, check_id(L, 2), luaL_checknumber(L, 3), luaL_checknumber(L, 4)));
   return 0;
 }
 static int l_aoi_set_view_radius(lua_State* L) {
-  LAoi* a = check_aoi(L, 1);
+  LAoi* a = check_idle_aoi(L, 1, "set_view_radius");
   raise_status(L, quadrant_aoi_set_view_radius(a->aoi, check_id(L, 2), luaL_checknumber(L, 3)));
   return 0;
 }
 static int l_aoi_set_layers(lua_State* L) {
-  LAoi* a = check_aoi(L, 1);
+  LAoi* a = check_idle_aoi(L, 1, "set_layers");
   raise_status(L, quadrant_aoi_set_layers(a->aoi, check_id(L, 2), check_layers(L, 3)));
   return 0;
 }
 static int l_aoi_remove(lua_State* L) {
-  LAoi* a = check_aoi(L, 1);
+  LAoi* a = check_idle_aoi(L, 1, "remove");
   raise_status(L, quadrant_aoi_remove(a->aoi, check_id(L, 2)));
   return 0;
 }
 
 /* tick() -> array of {kind = "enter" | "leave", watcher = id, target = id}; tick(fn) calls fn(kind, watcher,
- * target) for each instead (no table per event) and returns the count. Ordered by (watcher, target). The events
- * are copied out before any Lua runs, so fn may mutate the world (recorded for the next tick). */
+ * target) for each instead (no table per event) and returns the count. Ordered by (watcher, target). While fn runs
+ * the world is busy: it may read the world (visible, queries, ...), but a change, a tick or destroy raises. Each
+ * call is protected, so that an error in fn (or a refused yield) cannot leave the world busy. */
 static int l_aoi_tick(lua_State* L) {
-  LAoi* a = check_aoi(L, 1);
+  LAoi* a = check_idle_aoi(L, 1, "tick");
   const quadrant_aoi_event* events;
   size_t count, i;
   const int fn = lua_isnoneornil(L, 2) ? 0 : 2;
   quadrant_aoi_event* copy;
   if (fn != 0) luaL_checktype(L, 2, LUA_TFUNCTION);
   raise_status(L, quadrant_aoi_tick(a->aoi, &events, &count));
-  /* A callback may tick again (refused by nothing here: the C array would be overwritten), so keep a copy. */
+  /* The events are copied out before any Lua runs: a finalizer run by an allocation below may use the world. */
   copy = (quadrant_aoi_event*)ql_newuserdata(L, (count > 0 ? count : 1) * sizeof *copy, 0);
   if (count > 0) memcpy(copy, events, count * sizeof *copy);
   if (fn == 0) lua_createtable(L, count > INT32_MAX ? INT32_MAX : (int)count, 0);
   for (i = 0; i < count; ++i) {
     const char* kind = copy[i].kind == QUADRANT_AOI_ENTER ? "enter" : "leave";
     if (fn != 0) {
+      int status;
       lua_pushvalue(L, fn);
       lua_pushstring(L, kind);
       lua_pushinteger(L, (lua_Integer)copy[i].watcher);
       lua_pushinteger(L, (lua_Integer)copy[i].target);
-      lua_call(L, 3, 0);
+      ++a->ticking;
+      status = lua_pcall(L, 3, 0, 0);
+      --a->ticking;
+      if (status != LUA_OK) return lua_error(L);
     } else {
       lua_createtable(L, 0, 3);
       lua_pushstring(L, kind);
@@ -1752,7 +1777,7 @@ static const luaL_Reg aoi_methods[] = {
 /* move_many(ids, xy): entity ids[i] to (xy[2i - 1], xy[2i]) at the next tick; checked whole first: on error none
  * moved. */
 static int l_aoi_move_many(lua_State* L) {
-  LAoi* a = check_aoi(L, 1);
+  LAoi* a = check_idle_aoi(L, 1, "move_many");
   lua_Integer n, i;
   uint64_t* ids;
   double* xy;

@@ -1297,8 +1297,7 @@ do
 end
 
 -- Abuse of every new function argument: error() reaches the caller and leaves the tree usable; coroutine.yield is
--- refused; destroy from inside is refused and the walk goes on; changing the tree inside is allowed (the results
--- were collected first), and a nested call gets buffers of its own.
+-- refused; destroy and changes from inside are refused and the walk goes on; a nested call gets buffers of its own.
 do
   local t = quadrant.new{world = {0, 0, 100, 100}, split_threshold = 2}
   local o = quadrant.new{world = {0, 0, 100, 100}}
@@ -1349,14 +1348,13 @@ do
     end)
     check(#outer == total, "abuse: " .. what .. ": the outer walk delivered everything after nested calls")
   end
-  -- Changes inside: erase every object a pair names; the walk goes on with the pairs collected before.
+  -- A change inside is refused (the next section tries every one): erasing what a pair names raises.
   local seen = 0
-  local n = t:pairs(function(_, _, ha, hb)
+  local n = t:pairs(function(_, _, ha)
     seen = seen + 1
-    if t:contains(ha) then t:erase(ha) end
-    if t:contains(hb) then t:erase(hb) end
+    check(not pcall(t.erase, t, ha), "abuse: erase inside pairs(fn) is refused")
   end)
-  check(seen == npairs and n == npairs and #t:pairs() == 0, "abuse: erasing inside pairs(fn)")
+  check(seen == npairs and n == npairs and #t:pairs() == npairs, "abuse: a refused erase inside pairs(fn)")
   t:validate()
   -- A pairs() from inside a query function no longer frees the query's buffer under it.
   local q = quadrant.new{world = {0, 0, 100, 100}}
@@ -1369,6 +1367,233 @@ do
   q:destroy()
   t:destroy()
   o:destroy()
+end
+
+-- Changes from inside a function: while a function given to a walk of a tree runs (every query form, pairs in each
+-- filter form, pairs_with, raycast, for_each_node, query_nodes), every call that would change that tree (both trees
+-- of pairs_with) raises "tree is busy", naming the call and the walk, and changes nothing: afterwards the size, every
+-- object's box, value and layers, and queries equal a model kept in Lua. Reads stay allowed inside, and so do
+-- changes to another tree. Nested walks name the innermost. After an error or a refused yield inside, changes work
+-- again. The same for an AOI world's tick(fn): every change, tick and destroy refused; visible lists equal brute
+-- force afterwards.
+do
+  math.randomseed(60)
+  local function new_scene(n, extent)
+    local tree = quadrant.new{world = {0, 0, 100, 100}, split_threshold = 3}
+    -- One box over everything: every walk below calls its function.
+    local model = {[tree:insert({0, 0, 100, 100}, "all", 1)] = {box = {0, 0, 100, 100}, value = "all", layers = 1}}
+    for i = 1, n do
+      local x, y = math.random(0, extent), math.random(0, extent)
+      local box, layers = {x, y, x + math.random(0, 12), y + math.random(0, 12)}, LAYER_CHOICES[math.random(5)]
+      model[tree:insert(box, "v" .. i, layers)] = {box = box, value = "v" .. i, layers = layers}
+    end
+    return tree, model
+  end
+  local t, tm = new_scene(40, 90)
+  local o, om = new_scene(25, 90)
+  local function some_handle(model)
+    local best
+    for h in pairs(model) do
+      if best == nil or h < best then best = h end
+    end
+    return best
+  end
+  local function unchanged(tree, model, what)
+    tree:validate()
+    local n = 0
+    for h, m in pairs(model) do
+      n = n + 1
+      local b = tree:bounds(h)
+      check(tree:contains(h) and tree:value(h) == m.value and tree:layers(h) == m.layers and b[1] == m.box[1] and
+            b[2] == m.box[2] and b[3] == m.box[3] and b[4] == m.box[4], what .. ": an object changed")
+    end
+    check(#tree == n, what .. ": size " .. #tree .. ", model " .. n)
+    for _, q in ipairs{{0, 0, 100, 100}, {20, 20, 45, 60}, {70, 10, 71, 90}} do
+      local want = {}
+      for _, m in pairs(model) do
+        if overlaps(m.box, q) then want[#want + 1] = m.value end
+      end
+      check(same_set(tree:query(quadrant.box(q)), want), what .. ": a query against brute force")
+    end
+  end
+  -- Every call that changes a tree, with arguments that would succeed outside a walk.
+  local changes = {
+    {"insert", function(tree) return tree:insert({1, 1, 2, 2}, "new") end},
+    {"erase", function(tree, h) return tree:erase(h) end},
+    {"move", function(tree, h) return tree:move(h, {50, 50, 60, 60}) end},
+    {"set_layers", function(tree, h) return tree:set_layers(h, 16) end},
+    {"set_value", function(tree, h) return tree:set_value(h, "changed") end},
+    {"clear", function(tree) return tree:clear() end},
+    {"move_many", function(tree, h) return tree:move_many({h}, {{50, 50, 60, 60}}) end},
+    {"assign", function(tree) return tree:assign({{1, 1, 2, 2}}, {"only"}) end},
+    {"rebuild", function(tree) return tree:rebuild({-10, -10, 200, 200}) end},
+    {"destroy", function(tree) return tree:destroy() end},
+  }
+  local everything = quadrant.box(0, 0, 100, 100)
+  local walks = {  -- name, the walk's name in the message, a call running fn inside
+    {"query", "query", function(fn) return t:query(everything, fn) end},
+    {"query(layers)", "query", function(fn) return t:query(everything, 3, fn) end},
+    {"query_box", "query", function(fn) return t:query_box({0, 0, 100, 100}, fn) end},
+    {"query_point", "query", function(fn) return t:query_point(50, 50, fn) end},
+    {"query_circle", "query", function(fn) return t:query_circle(50, 50, 40, fn) end},
+    {"query_ring", "query", function(fn) return t:query_ring(50, 50, 5, 40, fn) end},
+    {"query_ellipse", "query", function(fn) return t:query_ellipse(50, 50, 40, 30, 0.5, fn) end},
+    {"query_sector", "query", function(fn) return t:query_sector(50, 50, 1, 0, 50, 2, fn) end},
+    {"query_oriented_box", "query", function(fn) return t:query_oriented_box(50, 50, 40, 30, 0.5, fn) end},
+    {"query_polygon", "query", function(fn) return t:query_polygon({0, 0, 100, 0, 50, 100}, fn) end},
+    {"query_segment", "query", function(fn) return t:query_segment({0, 0}, {100, 100}, fn) end},
+    {"pairs", "pairs", function(fn) return t:pairs(fn) end},
+    {"pairs(mask)", "pairs", function(fn) return t:pairs(-1, fn) end},
+    {"pairs(matrix)", "pairs", function(fn) return t:pairs(quadrant.layer_matrix():between(-1, -1), fn) end},
+    {"pairs_with", "pairs_with", function(fn) return t:pairs_with(o, fn) end},
+    {"pairs_with(masks)", "pairs_with", function(fn) return t:pairs_with(o, -1, -1, fn) end},
+    {"raycast", "raycast", function(fn) return t:raycast({0, 0}, {100, 100}, fn) end},
+    {"for_each_node", "for_each_node", function(fn) return t:for_each_node(fn) end},
+    {"query_nodes", "query_nodes", function(fn) return t:query_nodes(everything, fn) end},
+  }
+  local scratch = quadrant.new{world = {0, 0, 100, 100}}
+  for _, walk in ipairs(walks) do
+    local name, kind, run = walk[1], walk[2], walk[3]
+    local both = kind == "pairs_with"
+    local calls, refused, reads = 0, 0, 0
+    run(function()
+      calls = calls + 1
+      if calls > 3 then return end   -- every change in the first three calls
+      for _, change in ipairs(changes) do
+        for _, target in ipairs(both and {{t, tm}, {o, om}} or {{t, tm}}) do
+          local ok, message = pcall(change[2], target[1], some_handle(target[2]))
+          local want = "quadrant: tree is busy: " .. change[1] .. " called from inside a " .. kind .. " function"
+          if not ok and tostring(message):find(want, 1, true) then
+            refused = refused + 1
+          else
+            check(false, "busy: " .. name .. ": " .. change[1] .. " inside: " .. tostring(message))
+          end
+        end
+      end
+      -- Reads stay allowed, and so do changes to another tree.
+      if #t:query(everything) == #t and t:contains(some_handle(tm)) and #t:pairs() >= 0 and #t:nodes() > 0 then
+        reads = reads + 1
+      end
+      scratch:erase(scratch:insert({1, 1, 2, 2}, name))
+    end)
+    local per_call = #changes * (both and 2 or 1)
+    check(calls > 0 and refused == math.min(calls, 3) * per_call and reads == math.min(calls, 3),
+          "busy: " .. name .. ": " .. calls .. " calls, " .. refused .. " refusals, " .. reads .. " reads")
+    unchanged(t, tm, "busy: " .. name)
+    if both then unchanged(o, om, "busy: " .. name .. " (other tree)") end
+    -- After an error and after a refused yield inside, changes work again.
+    check(not pcall(run, function() error("boom") end), "busy: " .. name .. ": the error reaches the caller")
+    local co = coroutine.create(function() return run(function() coroutine.yield() end) end)
+    check(not coroutine.resume(co), "busy: " .. name .. ": the yield is refused")
+    for _, target in ipairs(both and {{t, tm}, {o, om}} or {{t, tm}}) do
+      local tree, model = target[1], target[2]
+      local h = tree:insert({5, 5, 6, 6}, "after")
+      tree:move(h, {7, 7, 8, 8})
+      tree:set_value(h, "after 2")
+      tree:erase(h)
+      local k = some_handle(model)
+      tree:set_layers(k, model[k].layers)
+      unchanged(tree, model, "busy: " .. name .. ": after an error and a yield, changes work")
+    end
+  end
+  -- Nested walks: the innermost names the refusal; once it returns, the outer one still refuses.
+  local messages = {}
+  t:query(everything, function()
+    t:raycast({0, 0}, {100, 100}, function()
+      local _, message = pcall(t.insert, t, {1, 1, 2, 2}, "x")
+      messages[1] = message
+      return false
+    end)
+    local _, message = pcall(t.clear, t)
+    messages[2] = message
+    return false
+  end)
+  check(tostring(messages[1]):find("insert called from inside a raycast function", 1, true) ~= nil and
+        tostring(messages[2]):find("clear called from inside a query function", 1, true) ~= nil,
+        "busy: nested walks: " .. tostring(messages[1]) .. " / " .. tostring(messages[2]))
+  unchanged(t, tm, "busy: nested walks")
+  local h = t:insert({1, 1, 2, 2}, "after the walks")
+  t:erase(h)
+  scratch:destroy()
+  t:destroy()
+  o:destroy()
+
+  -- An AOI world: every change, tick and destroy inside tick(fn) refused; reads allowed; the world as before.
+  local world = quadrant.aoi{world = {0, 0, 200, 200}, scalar = "double"}
+  local ents = {}
+  for id = 1, 30 do
+    ents[id] = {x = math.random(0, 200), y = math.random(0, 200), r = math.random(10, 40)}
+    world:add(id, ents[id].x, ents[id].y, ents[id].r)
+  end
+  local function sees_by_brute_force(id)
+    local out, a = {}, ents[id]
+    for other, b in pairs(ents) do
+      local dx, dy = a.x - b.x, a.y - b.y
+      if other ~= id and dx * dx + dy * dy <= a.r * a.r then out[#out + 1] = other end
+    end
+    table.sort(out)
+    return out
+  end
+  local function world_unchanged(what)
+    world:validate()
+    local n = 0
+    for id in pairs(ents) do
+      n = n + 1
+      local v, want = world:visible(id), sees_by_brute_force(id)
+      check(#v == #want, what .. ": " .. id .. " sees " .. #v .. ", brute force " .. #want)
+      for i = 1, math.min(#v, #want) do check(v[i] == want[i], what .. ": visible(" .. id .. ")") end
+      local x, y = world:position(id)
+      check(x == ents[id].x and y == ents[id].y, what .. ": position(" .. id .. ")")
+    end
+    check(#world == n and not world:contains(99), what .. ": size and contains")
+    check(#world:tick() == 0, what .. ": nothing was recorded for the next tick")
+  end
+  local aoi_changes = {
+    {"add", function() return world:add(99, 1, 1, 5) end},
+    {"move", function() return world:move(1, 100, 100) end},
+    {"move_many", function() return world:move_many({1}, {100, 100}) end},
+    {"set_view_radius", function() return world:set_view_radius(1, 99) end},
+    {"set_layers", function() return world:set_layers(1, 2) end},
+    {"remove", function() return world:remove(1) end},
+    {"tick", function() return world:tick() end},
+    {"tick(fn)", function() return world:tick(function() end) end},
+    {"destroy", function() return world:destroy() end},
+  }
+  local events, refusals, reads = 0, 0, 0
+  world:tick(function(_, w)
+    events = events + 1
+    if events > 3 then return end
+    for _, change in ipairs(aoi_changes) do
+      local ok, message = pcall(change[2])
+      local want = "quadrant: aoi world is busy: " .. change[1]:gsub("%(fn%)", "") .. " called from inside a tick function"
+      if not ok and tostring(message):find(want, 1, true) then
+        refusals = refusals + 1
+      else
+        check(false, "busy: aoi: " .. change[1] .. " inside tick(fn): " .. tostring(message))
+      end
+    end
+    if world:contains(w) and #world == 30 and world:pair_count() >= 0 and #world:query_circle(100, 100, 50) >= 0 and
+        #world:visible(w) >= 0 then
+      reads = reads + 1
+    end
+  end)
+  check(events > 3 and refusals == 3 * #aoi_changes and reads == 3,
+        "busy: aoi: " .. events .. " events, " .. refusals .. " refusals, " .. reads .. " reads")
+  world_unchanged("busy: aoi")
+  -- After an error and a refused yield inside tick(fn), changes work again.
+  ents[1].x, ents[1].y = 150, 20
+  world:move(1, 150, 20)
+  check(not pcall(world.tick, world, function() error("boom") end), "busy: aoi: the error reaches the caller")
+  ents[2].r = 300   -- sees everyone: the tick has events
+  world:set_view_radius(2, 300)
+  local co = coroutine.create(function() return world:tick(function() coroutine.yield() end) end)
+  local resumed = coroutine.resume(co)
+  ents[3].r = 60
+  world:set_view_radius(3, 60)
+  world:tick()
+  check(not resumed, "busy: aoi: the yield is refused")
+  world_unchanged("busy: aoi: after an error and a yield")
+  world:destroy()
 end
 
 -- Every new call with wrong types, wrong counts, nil, NaN and infinities: a Lua error naming the problem ("quadrant:
