@@ -23,6 +23,10 @@ enum class Mark {
   Dot,   // a small filled circle: points
   Ring,  // a small circle, outlined: circles drawn around things
   Note,  // no swatch: a line of text
+  // One row for marks that belong together: each style its own swatch, in the order the label names them.
+  Boxes,  // boxes side by side (kinds of one thing: a state and its variants)
+  Lines,  // full-width lines, one above the other (one thing drawn two ways)
+  Rings,  // rings around one centre, each wider than the last (a radius and a margin beyond it)
 };
 
 struct LegendRow {
@@ -152,7 +156,12 @@ class Figure {
   void draw_row(const LegendRow& r, double x, double y, double row_h) {
     const double mid = y + row_h / 2;
     const double sw = r.mark == Mark::Note ? 0 : kSwatchW + kGap;
-    for (const quadrant::SvgStyle& style : r.styles) {
+    // Several styles in one swatch (Boxes, Lines, Rings): boxes share its width, lines stack, rings nest.
+    const double parts = double(std::max<std::size_t>(1, r.styles.size())), part_gap = 3;
+    const double part_w = (kSwatchW - part_gap * (parts - 1)) / parts;
+    for (std::size_t i = 0; i < r.styles.size(); ++i) {
+      const quadrant::SvgStyle& style = r.styles[i];
+      const double left = x + double(i) * (part_w + part_gap);
       switch (r.mark) {
         case Mark::Box: {
           const double h = text_ * 0.9;
@@ -170,6 +179,20 @@ class Figure {
           canvas_.circle(world(x + kSwatchW / 2, mid), text_ * 0.55 / canvas_.scale(), style);
           break;
         case Mark::Note:
+          break;
+        case Mark::Boxes: {
+          const double h = text_ * 0.9;
+          canvas_.rect(quadrant::Box<2, double>{world(left + 1, mid + h / 2), world(left + part_w - 1, mid - h / 2)},
+                       style);
+          break;
+        }
+        case Mark::Lines: {
+          const double at = mid + (double(i) - (parts - 1) / 2) * text_ * 0.45;
+          canvas_.line(world(x, at), world(x + kSwatchW, at), style);
+          break;
+        }
+        case Mark::Rings:
+          canvas_.circle(world(x + kSwatchW / 2, mid), text_ * (0.3 + 0.38 * double(i)) / canvas_.scale(), style);
           break;
       }
     }

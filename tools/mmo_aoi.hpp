@@ -7,7 +7,8 @@
 // (recall), monsters die and respawn (remove, and add again the same id later), a player logs out or in now and
 // then, and a player's view radius changes (a buff). The server ticks the AoiWorld and sends Enter / Leave events;
 // every tick they are checked against a brute-force model of the relation, and so are a sword swing (Sector) and a
-// skill circle (Circle) answered by query(). `--svg DIR` writes DIR/mmo-aoi.svg: one tick, who sees whom.
+// skill circle (Circle) answered by query(). `--svg DIR` writes DIR/mmo-aoi.svg: one tick, what the hero and one
+// guard see.
 #pragma once
 
 #include <algorithm>
@@ -90,6 +91,14 @@ std::vector<std::uint64_t> brute_query(const std::map<std::uint64_t, Mob>& mobs,
   return out;
 }
 
+/// True when the whole view circle of `m` (radius plus hysteresis, and a unit of margin) lies on the map.
+inline bool circle_on_map(const Mob& m) {
+  const float r = m.view + kHysteresis + 1;
+  return m.pos.x - r >= 0 && m.pos.x + r <= kMapW && m.pos.y - r >= 0 && m.pos.y + r <= kMapH;
+}
+
+/// The picture of one tick: every entity, and the sight lines of two watchers only (the hero and one guard) so
+/// that they read at a glance; every line drawn is a pair the AoiWorld reports.
 inline void write_picture(const quadrant::AoiWorld<float>& world, const std::map<std::uint64_t, Mob>& mobs,
                           std::uint64_t hero, const quadrant::Sector<float>& swing, const std::vector<std::uint64_t>& hits,
                           int tick, const std::string& dir, Report& report) {
@@ -98,10 +107,8 @@ inline void write_picture(const quadrant::AoiWorld<float>& world, const std::map
   const quadrant::SvgStyle guard{"#ff7f0e", "#333333", 0.6, 1, "", "guard"};
   const quadrant::SvgStyle monster{"#d62728", "#333333", 0.6, 1, "", "monster"};
   const quadrant::SvgStyle stealthed{"#9467bd", "#333333", 0.6, 1, "", "stealthed"};
-  const quadrant::SvgStyle player_sees{"none", "#a9c8e3", 0.8, 1, "", "sees"};
-  const quadrant::SvgStyle guard_sees{"none", "#f5c08a", 0.8, 1, "", "sees"};
-  const quadrant::SvgStyle player_view{"none", "#9ecae1", 0.8, 1, "3 3", "view"};
-  const quadrant::SvgStyle guard_view{"none", "#f3b27a", 0.8, 1, "3 3", "view"};
+  const quadrant::SvgStyle guard_sees{"none", "#e6750d", 1.4, 1, "", "guard-sees"};
+  const quadrant::SvgStyle guard_view{"#fdd0a2", "#e6750d", 1.2, 0.3, "4 3", "guard-view"};
   const quadrant::SvgStyle hero_view{"#c6dbef", "#08519c", 2, 0.35, "", "hero"};
   const quadrant::SvgStyle hero_keep{"none", "#08519c", 1, 1, "2 2", "hero"};
   const quadrant::SvgStyle hero_sees{"none", "#08519c", 1.6, 1, "", "hero"};
@@ -113,48 +120,58 @@ inline void write_picture(const quadrant::AoiWorld<float>& world, const std::map
     if (m.player) return player;
     return (m.layers & kStealthLayer) != 0 ? stealthed : monster;
   };
+  const Mob& h = mobs.at(hero);
+
+  // The guard whose lines are drawn: the one that sees most, its circle whole on the map and clear of the hero's
+  // (so the two sets of lines do not mix); none when no guard qualifies.
+  std::uint64_t watchman = 0;
+  std::size_t watchman_sees = 0;
+  for (const auto& [id, m] : mobs) {
+    const float dx = m.pos.x - h.pos.x, dy = m.pos.y - h.pos.y, apart = h.view + m.view + 2 * kHysteresis;
+    if (!m.guard || !circle_on_map(m) || dx * dx + dy * dy <= apart * apart) continue;
+    std::size_t sees = 0;
+    world.for_each_visible(id, [&](std::uint64_t) { ++sees; });
+    if (sees > watchman_sees) watchman = id, watchman_sees = sees;
+  }
 
   // What this tick shows, so that the legend lists only what is drawn.
-  std::size_t guards = 0, plain = 0, hidden = 0, players = 0, player_lines = 0, guard_lines = 0;
-  for (const auto& entry : mobs) {
-    const Mob& m = entry.second;  // a plain reference: clang 14 cannot capture a structured binding
+  std::size_t guards = 0, plain = 0, hidden = 0, players = 0, hero_lines = 0;
+  for (const auto& [id, m] : mobs)
     (m.guard ? guards : m.player ? players : (m.layers & kStealthLayer) != 0 ? hidden : plain)++;
-    world.for_each_visible(entry.first, [&](std::uint64_t) { (m.guard ? guard_lines : player_lines)++; });
-  }
+  world.for_each_visible(hero, [&](std::uint64_t) { ++hero_lines; });
+  char hero_label[96], guard_label[96];
+  std::snprintf(hero_label, sizeof hero_label, "the hero (dot): view radius %g / + hysteresis %g",
+                double(h.view), double(kHysteresis));
+  std::snprintf(guard_label, sizeof guard_label, "one guard sees a target (dashed: its view radius %g)",
+                watchman != 0 ? double(mobs.at(watchman).view) : 0.0);
   std::vector<LegendRow> rows;
-  rows.push_back(legend_row(Mark::Box, map_style, "the map, 240 x 160"));
   if (players > 0) rows.push_back(legend_row(Mark::Box, player, "player: watches (view radius 30) and is seen"));
-  if (guards > 0) rows.push_back(legend_row(Mark::Box, guard, "guard: a monster that watches (radius 15)"));
-  if (plain > 0) rows.push_back(legend_row(Mark::Box, monster, "monster: is seen, watches nothing"));
-  if (hidden > 0) rows.push_back(legend_row(Mark::Box, stealthed, "stealthed monster: seen only by detecting players"));
-  if (player_lines > 0) rows.push_back(legend_row(Mark::Line, player_sees, "a player sees a target"));
-  if (guard_lines > 0) rows.push_back(legend_row(Mark::Line, guard_sees, "a guard sees a target"));
-  if (players > 1) rows.push_back(legend_row(Mark::Ring, player_view, "a player's view radius (45 while buffed)"));
-  if (guards > 0) rows.push_back(legend_row(Mark::Ring, guard_view, "a guard's view radius"));
-  rows.push_back(legend_row(Mark::Dot, hero_dot, "the hero: the player whose swing hits most"));
-  rows.push_back(legend_row(Mark::Ring, hero_view, "the hero's view radius"));
-  rows.push_back(legend_row(Mark::Ring, hero_keep, "+ hysteresis 2: a target leaves its view past this"));
-  rows.push_back(legend_row(Mark::Line, hero_sees, "the hero sees a target"));
+  if (guards > 0) rows.push_back(legend_row(Mark::Box, guard, "guard: a monster that watches (view radius 15)"));
+  if (plain > 0 && hidden > 0)
+    rows.push_back({Mark::Boxes, {monster, stealthed}, "monster (purple: stealthed, seen by detecting players only)"});
+  else if (plain + hidden > 0)
+    rows.push_back(plain > 0 ? legend_row(Mark::Box, monster, "monster: is seen, watches nothing")
+                             : legend_row(Mark::Box, stealthed, "stealthed monster: seen by detecting players only"));
+  rows.push_back({Mark::Rings, {hero_view, hero_keep}, hero_label});
+  if (hero_lines > 0) rows.push_back(legend_row(Mark::Line, hero_sees, "the hero sees a target"));
+  if (watchman != 0) rows.push_back(legend_row(Mark::Line, guard_sees, guard_label));
   rows.push_back(legend_row(Mark::Box, swing_style, "the hero's sword swing: a Sector, reach 9, 120 degrees"));
   if (!hits.empty()) rows.push_back(legend_row(Mark::Ring, hit_ring, "a monster the swing hits"));
   char title[160];
   std::snprintf(title, sizeof title, "Tick %d: %zu entities, %zu pairs (watcher, target)", tick, world.size(),
                 world.pair_count());
-  Figure figure(quadrant::Box2{{-3, -3}, {kMapW + 3, kMapH + 3}}, 1000, rows, LegendPlace::Below, title);
+  // The map with a small border, grown when needed so that the hero's circles are drawn whole.
+  const float reach = h.view + kHysteresis + 3;
+  const quadrant::Box2 frame{{std::min(-3.0f, h.pos.x - reach), std::min(-3.0f, h.pos.y - reach)},
+                             {std::max(kMapW + 3, h.pos.x + reach), std::max(kMapH + 3, h.pos.y + reach)}};
+  Figure figure(frame, 1000, rows, LegendPlace::Below, title);
   quadrant::SvgCanvas& canvas = figure.canvas();
   canvas.rect(quadrant::Box2{{0, 0}, {kMapW, kMapH}}, map_style);
-  // Who sees whom: one thin line per pair (from the watcher's side: each line starts at a watcher).
-  for (const auto& entry : mobs) {
-    const Mob& m = entry.second;  // a plain reference: clang 14 cannot capture a structured binding
-    world.for_each_visible(entry.first, [&](std::uint64_t t) {
-      canvas.line(m.pos, mobs.at(t).pos, m.guard ? guard_sees : player_sees);
-    });
+  if (watchman != 0) {
+    const Mob& g = mobs.at(watchman);
+    canvas.circle(g.pos, g.view, guard_view);
+    world.for_each_visible(watchman, [&](std::uint64_t t) { canvas.line(g.pos, mobs.at(t).pos, guard_sees); });
   }
-  // View circles of the players and guards.
-  for (const auto& [id, m] : mobs)
-    if ((static_cast<int>(m.mode) & 1) != 0 && id != hero) canvas.circle(m.pos, m.view, m.guard ? guard_view : player_view);
-  // The hero: view circle, hysteresis ring, what it sees.
-  const Mob& h = mobs.at(hero);
   canvas.circle(h.pos, h.view + kHysteresis, hero_keep);
   canvas.circle(h.pos, h.view, hero_view);
   world.for_each_visible(hero, [&](std::uint64_t t) { canvas.line(h.pos, mobs.at(t).pos, hero_sees); });
@@ -328,11 +345,18 @@ inline bool run_demo(const DemoOptions& opt, Report& report) {
       const Mob& h = mobs.at(id);
       return quadrant::Sector<float>{h.pos, {std::cos(h.heading), std::sin(h.heading)}, 9, float(std::numbers::pi / 3)};
     };
-    if (t == picture_tick)  // the picture's hero: the player whose swing hits most
+    // The picture's hero: the player whose swing hits most among those whose view circle lies whole on the map
+    // (among all players when none does).
+    if (t == picture_tick) {
+      const bool any_on_map =
+          std::ranges::any_of(player_ids, [&](std::uint64_t id) { return circle_on_map(mobs.at(id)); });
+      auto eligible = [&](std::uint64_t id) { return !any_on_map || circle_on_map(mobs.at(id)); };
+      auto swing_hits_of = [&](std::uint64_t id) {
+        return brute_query(mobs, swing_of(id), kMonsterLayer | kStealthLayer).size();
+      };
       for (std::uint64_t id : player_ids)
-        if (brute_query(mobs, swing_of(id), kMonsterLayer | kStealthLayer).size() >
-            brute_query(mobs, swing_of(hero), kMonsterLayer | kStealthLayer).size())
-          hero = id;
+        if (eligible(id) && (!eligible(hero) || swing_hits_of(id) > swing_hits_of(hero))) hero = id;
+    }
     quadrant::Sector<float> swing{{0, 0}, {1, 0}, 9, float(std::numbers::pi / 3)};
     std::vector<std::uint64_t> hits;
     if (hero != 0) {
@@ -392,7 +416,8 @@ inline bool run_demo(const DemoOptions& opt, Report& report) {
   report.figure("tick_us_median", median(times));
   report.figure("skin", world.skin());
   if (pictured)
-    std::printf("picture: %s/mmo-aoi.svg (tick %d: who sees whom, the hero's view, a sword swing and its hits)\n\n",
+    std::printf("picture: %s/mmo-aoi.svg (tick %d: what the hero and one guard see, the hero's sword swing and its\n"
+                "hits)\n\n",
                 opt.svg_dir.c_str(), picture_tick);
   char detail[96];
   std::snprintf(detail, sizeof detail, "%d ticks, events and skill queries match brute force", ticks);

@@ -265,8 +265,8 @@ inline quadrant::StreamingSource<float> source_at(int frame, int frames) {
 
 /// Top-down (x right, z up) picture of one frame of the streamer: the octree nodes its frustum walk visited
 /// (pruned outside, reported whole inside, crossed leaves), every object near the camera by state, this frame's
-/// unloads and cancellations, the frustum's footprint, the prefetch and kept circles and the camera's path; the
-/// legend to the right.
+/// unloads and cancellations, the frustum's footprint, the prefetch and kept circles; the legend (8 rows at most)
+/// to the right.
 inline void write_picture(const quadrant::Streamer<float>& streamer, const quadrant::StreamingSource<float>& source,
                           const quadrant::StreamUpdate<float>& update, int frame, const std::string& dir,
                           Report& report) {
@@ -283,8 +283,8 @@ inline void write_picture(const quadrant::Streamer<float>& streamer, const quadr
   view.max = {std::min(kMapSide, view.max.x + grow), std::min(kMapSide, view.max.y + grow)};
 
   quadrant::SvgStyle pruned, inside, crossed;
-  // Pruned nodes are outlines like the unloaded objects', so they differ in colour, width and dash: dashed dark
-  // teal, the objects solid light grey.
+  // Pruned nodes are dashed dark teal outlines, drawn over the objects; the objects not wanted are light grey
+  // fills without an outline, so that thousands of them make a pale background, not a dark tangle.
   pruned.stroke = "#2a7f86";
   pruned.stroke_width_px = 1;
   pruned.dash = "5 3";
@@ -299,8 +299,8 @@ inline void write_picture(const quadrant::Streamer<float>& streamer, const quadr
   crossed.stroke = "#d08040";
   crossed.opacity = 0.35;
   quadrant::SvgStyle other, loaded, loading, queued, unloaded, cancelled;
-  other.stroke = "#9a9a9a";
-  other.stroke_width_px = 0.5;
+  other.fill = "#ebebeb";
+  other.stroke = "none";
   loaded.fill = "#1f77b4";
   loaded.stroke = "#0b3d62";
   loaded.stroke_width_px = 0.5;
@@ -317,7 +317,7 @@ inline void write_picture(const quadrant::Streamer<float>& streamer, const quadr
   cancelled = loaded;
   cancelled.fill = "#d62728";
   cancelled.stroke = "#6b1010";
-  quadrant::SvgStyle from_above, on_ground, prefetch, kept, route, eye;
+  quadrant::SvgStyle from_above, on_ground, prefetch, kept, eye;
   from_above.stroke = "#d62728";
   from_above.stroke_width_px = 1;
   from_above.dash = "8 4";
@@ -329,9 +329,6 @@ inline void write_picture(const quadrant::Streamer<float>& streamer, const quadr
   prefetch.dash = "3 3";
   kept = prefetch;
   kept.dash = "1 3";
-  route.stroke = "#555555";
-  route.stroke_width_px = 1;
-  route.dash = "2 3";
   eye.fill = "#d62728";
   eye.stroke = "none";
 
@@ -372,13 +369,12 @@ inline void write_picture(const quadrant::Streamer<float>& streamer, const quadr
   });
   auto area = [](const quadrant::Box2& b) { return (b.max.x - b.min.x) * (b.max.y - b.min.y); };
   std::stable_sort(drawn.begin(), drawn.end(), [&](const Drawn& a, const Drawn& b) { return area(a.box) > area(b.box); });
-  constexpr float kPaler = 30;  // objects wider than this (landmarks) are drawn paler
+  // Objects wider than this (landmarks) are drawn paler, so the nodes and objects under them show; still in
+  // their state's colour, so the legend needs no row for them.
+  constexpr float kPaler = 30;
   auto shown = [&](const std::vector<Drawn>& list, const quadrant::SvgStyle& s) {
     return std::ranges::any_of(list, [&](const Drawn& d) { return d.style == &s; });
   };
-  const bool paler = std::ranges::any_of(drawn, [&](const Drawn& d) {
-    return area(d.box) > kPaler * kPaler && d.style->opacity > 0.5;
-  });
   // Where the frustum meets the ground: its edges (corner pairs differing in one index bit) cut by y = 0.
   std::vector<Vec2> ground;
   const auto& c = frustum.corners();
@@ -391,51 +387,67 @@ inline void write_picture(const quadrant::Streamer<float>& streamer, const quadr
     }
   ground = convex_hull(ground);
 
+  // Eight rows at most: the Unloaded state's three looks share a row, and so do the node walk's two kinds of
+  // node reported, the frustum's two outlines and the camera's two circles.
   std::vector<LegendRow> rows;
   if (shown(drawn, loaded)) rows.push_back(legend_row(Mark::Box, loaded, "Loaded: resident"));
   if (shown(drawn, loading)) rows.push_back(legend_row(Mark::Box, loading, "Loading: issued, not finished"));
   if (shown(drawn, queued)) rows.push_back(legend_row(Mark::Box, queued, "Queued: wanted, over the caps"));
-  if (shown(drawn, unloaded)) rows.push_back(legend_row(Mark::Box, unloaded, "unloaded this frame"));
-  if (shown(drawn, cancelled)) rows.push_back(legend_row(Mark::Box, cancelled, "load cancelled this frame"));
-  if (shown(drawn, other)) rows.push_back(legend_row(Mark::Box, other, "Unloaded: not wanted"));
-  if (paler) rows.push_back(legend_note("(objects over 30 wide drawn paler)"));
-  if (shown(cells, inside)) rows.push_back(legend_row(Mark::Box, inside, "node inside the frustum: objects untested"));
-  if (shown(cells, crossed)) rows.push_back(legend_row(Mark::Box, crossed, "leaf crossing it: objects tested"));
+  LegendRow unloaded_row{Mark::Boxes, {}, "Unloaded:"};
+  const std::pair<const quadrant::SvgStyle*, const char*> unloaded_kinds[] = {
+      {&other, "not wanted"}, {&unloaded, "this frame"}, {&cancelled, "cancelled"}};
+  for (const auto& [style, label] : unloaded_kinds)
+    if (shown(drawn, *style)) {
+      unloaded_row.label += std::string(unloaded_row.styles.empty() ? " " : " / ") + label;
+      unloaded_row.styles.push_back(*style);
+    }
+  if (!unloaded_row.styles.empty()) rows.push_back(unloaded_row);
+  if (shown(cells, inside) && shown(cells, crossed))
+    rows.push_back({Mark::Boxes, {inside, crossed}, "node inside the frustum / leaf crossing it"});
+  else if (shown(cells, inside) || shown(cells, crossed))
+    rows.push_back(shown(cells, inside) ? legend_row(Mark::Box, inside, "node inside the frustum: objects untested")
+                                        : legend_row(Mark::Box, crossed, "leaf crossing the frustum: objects tested"));
   if (shown(cells, pruned)) rows.push_back(legend_row(Mark::Box, pruned, "node visited, outside: pruned"));
-  if (ground.size() >= 3) rows.push_back(legend_row(Mark::Line, on_ground, "the frustum on the ground"));
-  rows.push_back(legend_row(Mark::Line, from_above, "the frustum seen from above"));
-  rows.push_back(legend_row(Mark::Dot, eye, "the camera"));
-  rows.push_back(legend_row(Mark::Ring, prefetch, "prefetch radius (40)"));
-  rows.push_back(legend_row(Mark::Ring, kept, "+ unload margin (24): kept until past it"));
-  rows.push_back(legend_row(Mark::Line, route, "the camera's path"));
+  if (ground.size() >= 3)
+    rows.push_back({Mark::Lines, {on_ground, from_above}, "the frustum: on the ground / from above"});
+  else
+    rows.push_back(legend_row(Mark::Line, from_above, "the frustum seen from above"));
+  char circles[96];
+  std::snprintf(circles, sizeof circles, "the camera: prefetch %g / + unload margin %g", double(source.prefetch_radius),
+                double(kMargin));
+  rows.push_back({Mark::Rings, {prefetch, kept}, circles});
   char title[96];
   std::snprintf(title, sizeof title, "Frame %d of the streamer, from above", frame);
   Figure figure(view, 960, rows, LegendPlace::Right, title);
   quadrant::SvgCanvas& canvas = figure.canvas();
-  for (const Drawn& d : cells) canvas.rect(d.box, *d.style);
-  for (const Drawn& d : drawn) {
-    quadrant::SvgStyle style = *d.style;
-    if (area(d.box) > kPaler * kPaler && style.opacity > 0.5) style.opacity = 0.45;
-    canvas.rect(d.box, style);
-  }
+  // Bottom to top: the objects not wanted (a background), the walk's filled nodes, the other objects, the pruned
+  // nodes' outlines (which the grey fills would hide).
+  auto draw_objects = [&](bool wanted) {
+    for (const Drawn& d : drawn) {
+      if ((d.style != &other) != wanted) continue;
+      quadrant::SvgStyle style = *d.style;
+      if (area(d.box) > kPaler * kPaler && style.opacity > 0.5) style.opacity = 0.45;
+      canvas.rect(d.box, style);
+    }
+  };
+  draw_objects(false);
+  for (const Drawn& d : cells)
+    if (d.style != &pruned) canvas.rect(d.box, *d.style);
+  draw_objects(true);
+  for (const Drawn& d : cells)
+    if (d.style == &pruned) canvas.rect(d.box, *d.style);
   canvas.polygon(footprint, from_above);
   if (ground.size() >= 3) canvas.polygon(ground, on_ground);
   const Vec2 eye2{source.position.x, source.position.z};
   canvas.circle(eye2, source.prefetch_radius, prefetch);
   canvas.circle(eye2, source.prefetch_radius + kMargin, kept);
-  std::vector<Vec2> path;
-  for (int f = 0; f <= 400; ++f) {
-    const Vec3 e = camera_at(f, 400).eye;
-    path.push_back({e.x, e.z});
-  }
-  canvas.polyline(path, route);
   canvas.circle(eye2, 4 / float(canvas.scale()), eye);
   const std::string path_name = dir + "/scene-streaming.svg";
   figure.save(path_name);
   report.picture(path_name);
   std::printf("picture: %s (top-down, frame %d: the streamer's objects by state, this frame's unloads and cancels,\n"
               "the octree nodes its frustum walk visited, the frustum where it meets the ground and from above, the\n"
-              "prefetch and kept circles, the camera's path)\n\n",
+              "prefetch and kept circles)\n\n",
               path_name.c_str(), frame);
 }
 
