@@ -10,10 +10,19 @@
 // Every contender's answer (pair or hit count and an order-free checksum; for 1-NN the distance to the point found,
 // query by query, not its id: ties) must equal the others', or the run fails.
 // Times are medians: of the frames (moving), of --runs repetitions (static; points: builds, and for queries the
-// passes of every repetition, see passes()). Results: docs/web.md.
+// passes of every repetition, see passes()).
 //
-//   node bench/bench.mjs [--quick] [--runs 5] [--json out.json] [--only moving,static,points]
+//   node bench/bench.mjs [--quick] [--runs 5] [--json out.json] [--only moving,static,points] [--docs]
+//
+// --docs writes the run's every row to docs/bench/js.csv and what run it was (date, commit, machine, node, the
+// peers' versions, the module's size) to docs/bench/js-run.json, then regenerates docs/web.md's tables from them
+// (python3 scripts/docs_tables). `npm run bench:docs` builds the WebAssembly first and runs it with --runs 7: the
+// command that made the docs' figures.
 import { parseArgs } from 'node:util';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -32,9 +41,14 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '5' },
     json: { type: 'string' },
     only: { type: 'string' },
+    docs: { type: 'boolean', default: false },
   },
 });
 const runs = Number(args.runs);
+if (!(Number.isInteger(runs) && runs >= 1)) throw new Error(`--runs: a whole number >= 1 (got ${args.runs})`);
+// The docs' tables need every workload at every size.
+if (args.docs && (args.quick || args.only)) throw new Error('--docs runs everything: leave out --quick and --only');
+const loadAverage = os.loadavg();
 // A full collection before each points contender's build, so that none is timed collecting another's garbage.
 v8.setFlagsFromString('--expose-gc');
 const collect = vm.runInNewContext('gc');
@@ -166,6 +180,7 @@ class Answer {
     this.sum = (this.sum + Math.imul(id + 1, 0x9e3779b1) + Math.imul(query + 7, 0x85ebca6b)) | 0;
   }
   same(o) { return this.count === o.count && this.sum === o.sum; }
+  get checksum() { return (this.sum >>> 0).toString(16).padStart(8, '0'); }
 }
 
 const median = (xs) => {
@@ -285,7 +300,7 @@ function benchMoving(rows) {
         c.dispose();
         // Parity over the frames every contender ran (quadtree-js may run fewer).
         const label = placement ? name.replace('quadrant', `quadrant ${placement}`) : name;
-        entries.push({ label, ms: median(samples), frames: f, ans });
+        entries.push({ label, ms: median(samples), frames: f, ans, count: ans.count, checksum: ans.checksum });
         process.stderr.write(`moving ${n} ${label}: ${median(samples).toFixed(3)} ms/frame (${f} frames)\n`);
         if (f === frames) {
           if (reference === null) reference = ans;
@@ -381,7 +396,10 @@ function benchStatic(rows) {
           c.dispose();
         }
         results.build.push({ label, ms: median(builds), frames: runs });
-        for (const [caseLabel] of cases) results[caseLabel].push({ label, ms: median(times[caseLabel]), frames: runs });
+        for (const [caseLabel] of cases) {
+          const ans = references[caseLabel];
+          results[caseLabel].push({ label, ms: median(times[caseLabel]), frames: runs, count: ans.count, checksum: ans.checksum });
+        }
         process.stderr.write(`static ${n} ${label}: build ${median(builds).toFixed(1)} ms, ` +
           cases.map(([c]) => `${c} ${median(times[c]).toFixed(2)} ms`).join(', ') + '\n');
       }
@@ -505,6 +523,14 @@ function passes(fn) {
   return out;
 }
 
+// An order-dependent checksum of the 1-NN distances (FNV-1a over their bytes): equal for every contender.
+function distanceChecksum(dist) {
+  const bytes = new Uint8Array(dist.buffer, dist.byteOffset, dist.byteLength);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; ++i) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
 function benchPoints(rows) {
   const sizes = args.quick ? [100000] : [100000, 1000000];
   const nnCount = 10000, nn = '1-NN';
@@ -520,7 +546,7 @@ function benchPoints(rows) {
       .map(([label, ws]) => [label, ws.map((w) => w.map(Math.fround))]);
     const probes = queryPoints(scene.world, nnCount, 14);
     const references = {};
-    let nnReference = null, nnReferenceLabel = null;
+    let nnReference = null, nnReferenceLabel = null, nnChecksum = '';
     const samples = new Map(contenders.map((c) => [c.label, { build: [], 'windows of 0.01%': [], 'windows of 1%': [], [nn]: [] }]));
     for (let r = -1; r < runs; ++r) {
       for (const { label, make } of contenders) {
@@ -548,7 +574,11 @@ function benchPoints(rows) {
             // distances, and a tie between two points at the same distance is no disagreement.
             const dist = new Float64Array(nnCount);
             for (let k = 0; k < nnCount; ++k) dist[k] = Math.hypot(scene.xs[ids[k]] - probes[2 * k], scene.ys[ids[k]] - probes[2 * k + 1]);
-            if (!nnReference) { nnReference = dist; nnReferenceLabel = label; }
+            if (!nnReference) {
+              nnReference = dist;
+              nnReferenceLabel = label;
+              nnChecksum = distanceChecksum(dist);
+            }
             for (let k = 0; k < nnCount; ++k) {
               if (dist[k] !== nnReference[k]) {
                 throw new Error(`points ${n} ${nn} query ${k}: ${label} found a point at ${dist[k]}, ${nnReferenceLabel} at ${nnReference[k]}`);
@@ -563,7 +593,9 @@ function benchPoints(rows) {
       const entries = [];
       for (const { label } of contenders) {
         const ts = samples.get(label)[caseLabel];
-        if (ts.length) entries.push({ label, ms: median(ts), frames: ts.length, samples: ts.map((t) => +t.toFixed(3)) });
+        const answer = caseLabel === 'build' ? {} : caseLabel === nn ? { count: nnCount, checksum: nnChecksum }
+          : { count: references[caseLabel].count, checksum: references[caseLabel].checksum };
+        if (ts.length) entries.push({ label, ms: median(ts), frames: ts.length, samples: ts.map((t) => +t.toFixed(3)), ...answer });
       }
       const unit = caseLabel === 'build' ? 'ms build' : caseLabel === nn ? `ms/${nnCount} queries` : 'ms/1000 queries';
       rows.push({ workload: `points ${caseLabel}`, n, unit, entries });
@@ -594,6 +626,64 @@ for (const row of rows) {
   }
 }
 if (args.json) {
-  const { writeFileSync } = await import('node:fs');
   writeFileSync(args.json, JSON.stringify({ node: process.version, cpu: os.cpus()[0].model, rows }, null, 2));
 }
+
+// ---- docs/bench/js.csv and js-run.json ----
+
+// A row's contender label, "quadrant loose (moveMany + pairs)" or "flatbush", as library, variant and method.
+function splitLabel(label) {
+  const m = /^(\S+)(?: (loose|parent|float|double))?(?: \((.*)\))?$/.exec(label);
+  if (m === null) throw new Error(`bench: cannot read the contender label '${label}'`);
+  return { contender: m[1], variant: m[2] ?? '', method: m[3] ?? '' };
+}
+
+const csvField = (v) => (/[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+
+// Workload and scenario names of the CSV: the workload is the data, the scenario what was timed on it.
+function workloadOf(row) {
+  if (row.workload === 'moving boxes') return ['moving-boxes', 'update + all pairs'];
+  const [kind, ...rest] = row.workload.split(' ');
+  return [kind === 'static' ? 'static-boxes' : 'points', rest.join(' ')];
+}
+
+function writeDocs(rows) {
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const header = ['workload', 'scenario', 'n', 'contender', 'variant', 'method', 'unit', 'time_ms', 'samples', 'count',
+    'checksum', 'parity', 'quadrant'];
+  const lines = [header.join(',')];
+  for (const row of rows) {
+    const [workload, scenario] = workloadOf(row);
+    for (const e of row.entries) {
+      const { contender, variant, method } = splitLabel(e.label);
+      // Every row here passed the parity check: a disagreement stops the run before anything is written.
+      lines.push([workload, scenario, row.n, contender, variant, method, row.unit, e.ms.toPrecision(6), e.frames,
+        e.count ?? '', e.checksum ?? '', e.count === undefined ? '' : 'ok', contender === 'quadrant' ? 1 : 0]
+        .map(csvField).join(','));
+    }
+  }
+  writeFileSync(`${root}docs/bench/js.csv`, lines.join('\n') + '\n');
+  const git = (...a) => execFileSync('git', ['-C', root, ...a], { encoding: 'utf8' }).trim();
+  // The module measured is built from the working tree: say so when its sources differ from the commit.
+  const dirty = git('status', '--porcelain', '--', 'include', 'bindings/c', 'bindings/js/src', 'bindings/js/quadrant.mjs') !== '';
+  const version = (name) => JSON.parse(readFileSync(new URL(`../node_modules/${name}/package.json`, import.meta.url))).version;
+  const wasm = readFileSync(new URL('../dist/quadrant_wasm.wasm', import.meta.url));
+  const run = {
+    date: new Date().toISOString().slice(0, 10),
+    commit: git('rev-parse', '--short', 'HEAD') + (dirty ? ' with uncommitted changes' : ''),
+    machine: `${os.cpus()[0].model}, ${os.cpus().length} cores, ${os.type()} ${os.release()}`,
+    load_average: loadAverage.map((x) => +x.toFixed(2)),
+    node: process.version,
+    quadrant: q.version,
+    runs,
+    command: 'cd bindings/js && npm run bench:docs',
+    wasm_bytes: wasm.length,
+    wasm_gzip_bytes: gzipSync(wasm, { level: 9 }).length,
+    peers: Object.fromEntries(['flatbush', 'rbush', '@timohausmann/quadtree-js', 'kdbush', 'd3-quadtree']
+      .map((name) => [name, version(name)])),
+  };
+  writeFileSync(`${root}docs/bench/js-run.json`, JSON.stringify(run, null, 2) + '\n');
+  console.log(execFileSync('python3', [`${root}scripts/docs_tables`], { encoding: 'utf8' }).trim());
+}
+
+if (args.docs) writeDocs(rows);
