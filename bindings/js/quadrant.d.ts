@@ -15,6 +15,33 @@ export type Handle = number;
  * mask may not be 0 (no query could see it): insert, assign and setLayers refuse it. */
 export type Layers = number;
 
+/** Which of the 32 layers collide with which (Unity's layer collision matrix; Box2D's category and mask bits), for
+ * pairs, forEachPair, countPairs and ContactTracker.update: two objects make a pair when some layer of one collides
+ * with some layer of the other. Symmetric by construction. A plain JavaScript value, usable with the trees of any
+ * load(); nothing to dispose. Layer indexes are integers in 0..31; a wrong type throws a TypeError, a value out of
+ * range a QuadrantError, and either leaves the matrix unchanged. */
+export declare class LayerMatrix {
+  /** No layer collides with any; or a copy of `other`. */
+  constructor(other?: LayerMatrix);
+  /** Every layer collides with every layer (the pairs of a walk without a mask). */
+  static all(): LayerMatrix;
+  /** Makes every layer of mask a collide with every layer of mask b (and b with a), keeping what was set:
+   * "players against anything" is between(PLAYERS, ALL_LAYERS). Returns this matrix. */
+  between(a: Layers, b: Layers): this;
+  /** Makes layers a and b (0..31, may be equal) collide, or not (collide = false), both ways. Returns this matrix. */
+  set(a: number, b: number, collide?: boolean): this;
+  /** Whether layers a and b (0..31) collide. */
+  collides(a: number, b: number): boolean;
+  /** The layers that collide with some layer of `layers`, as a mask in [0, 2^32). */
+  partners(layers: Layers): number;
+  /** The layers that collide with at least one layer: objects in none of them make no pair. */
+  active(): number;
+  /** Whether objects with layer masks a and b make a pair. */
+  allows(a: Layers, b: Layers): boolean;
+  /** True when the same layer pairs collide in both. */
+  equals(other: LayerMatrix): boolean;
+}
+
 /** Where a tree keeps its objects (docs/placements.md). */
 export type Placement = 'loose' | 'parent' | 'leaves';
 /** The scalar a tree stores coordinates in; 'float' rounds every coordinate to the nearest float. */
@@ -168,13 +195,15 @@ export interface SpatialTree<T, D extends 2 | 3> {
   readonly lastQuery: { nodesVisited: number; boxTests: number; hits: number };
   /** How many objects the shape touches. */
   count(shape: QueryShape<D>, layers?: Layers): number;
-  /** Every pair of objects in `layers` whose boxes overlap (touching counts), once. */
-  pairs(layers?: Layers): Array<[T, T]>;
+  /** Every pair of objects whose boxes overlap (touching counts), once: of the objects in `layers` (a mask), or the
+   * pairs a LayerMatrix lets through (pruned at nodes). */
+  pairs(layers?: Layers | LayerMatrix): Array<[T, T]>;
   /** Calls fn for every such pair (fn returning false stops). The pairs are those of the call's start, so fn may use
    * and change the tree; each value is read as fn is called (a pair with an object fn erased gives undefined for it;
    * its handle still says which object it was). Returns the calls made. */
-  forEachPair(fn: (a: T, b: T, handleA: Handle, handleB: Handle) => boolean | void, layers?: Layers): number;
-  countPairs(layers?: Layers): number;
+  forEachPair(fn: (a: T, b: T, handleA: Handle, handleB: Handle) => boolean | void,
+              layers?: Layers | LayerMatrix): number;
+  countPairs(layers?: Layers | LayerMatrix): number;
   /** Pairs of an object here (in layersA) and one of `other` (in layersB) whose boxes overlap: [here, there].
    * other: another tree of the same dims and scalar, from the same load(). */
   pairsWith<U>(other: SpatialTree<U, D>, layersA?: Layers, layersB?: Layers): Array<[T, U]>;
@@ -226,6 +255,42 @@ export interface Octree<T = unknown> extends SpatialTree<T, 3> {
           options?: RayOptions): Array<RayHit<T>>;
   nearest(x: number, y: number, z: number, k?: number, options?: NearestOptions): Array<Neighbor<T>>;
   locate(x: number, y: number, z: number): NodeInfo;
+}
+
+/** Two objects whose boxes overlap, a the one of the lower slot (the handle's low 32 bits). */
+export interface Contact<T> {
+  a: Handle;
+  b: Handle;
+  /** a's value; in an ended contact, undefined when a was erased (its handle is then stale) */
+  valueA: T;
+  valueB: T;
+}
+
+/** What one ContactTracker.update found; each list sorted by (slot of a, slot of b). */
+export interface ContactStep<T> {
+  /** pairs that overlap now and did not at the last step */
+  begun: Array<Contact<T>>;
+  /** pairs that did and do not now: moved apart, left the layers, or an object erased */
+  ended: Array<Contact<T>>;
+  /** the number of pairs overlapping now */
+  count: number;
+}
+
+/** Which pairs of one tree began and ended overlapping since the last step (Unity's OnTriggerEnter / OnTriggerExit,
+ * Box2D's begin / end touch events; docs/contacts.md). O(pairs) a step. It follows one tree: another is refused
+ * (QuadrantError) until clear(). Bad input throws (TypeError for a wrong type) and changes nothing. */
+export interface ContactTracker<T = unknown> {
+  /** One step over the tree's pairs in `filter` (a layer mask, default every layer, or a LayerMatrix). */
+  update(tree: SpatialTree<T, 2> | SpatialTree<T, 3>, filter?: Layers | LayerMatrix): ContactStep<T>;
+  /** Every pair overlapping at the last update, sorted as the events; [] before the first and after clear(). */
+  contacts(): Array<Contact<T>>;
+  /** Forgets every contact and the tree: the next update reports all of its pairs as begun. */
+  clear(): void;
+  /** Frees the native tracker; later calls throw. */
+  dispose(): void;
+  /** dispose(), for `using`. */
+  [Symbol.dispose](): void;
+  readonly disposed: boolean;
 }
 
 export interface AoiOptions {
@@ -349,8 +414,10 @@ export interface Quadrant {
   readonly ALL_LAYERS: 0xffffffff;
   readonly Shape: typeof Shape;
   readonly QuadrantError: typeof QuadrantError;
+  readonly LayerMatrix: typeof LayerMatrix;
   readonly QuadTree: new <T = unknown>(options: TreeOptions) => QuadTree<T>;
   readonly Octree: new <T = unknown>(options: TreeOptions) => Octree<T>;
+  readonly ContactTracker: new <T = unknown>() => ContactTracker<T>;
   readonly AoiWorld: new (options?: AoiOptions) => AoiWorld;
   readonly Streamer: new (options: StreamerOptions) => Streamer;
 }

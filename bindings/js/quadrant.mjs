@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// quadrant for JavaScript and TypeScript: quadtrees, octrees, area of interest and streaming, compiled to
-// WebAssembly from the C++ core through its C API. Types and contracts: quadrant.d.ts; guide: docs/web.md.
+// quadrant for JavaScript and TypeScript: quadtrees, octrees, layer filters, contact events, area of interest and
+// streaming, compiled to WebAssembly from the C++ core through its C API. Types and contracts: quadrant.d.ts;
+// guide: docs/web.md.
 //
 // Everything crosses the boundary as numbers in the WebAssembly memory: each call writes its input into scratch
 // buffers this module owns, calls the C API once and reads the answer back, so a frame of 10k moves is one call.
@@ -227,6 +228,93 @@ function checkShape(s, what) {
   }
 }
 
+// ---- the layer collision matrix ----
+
+// A layer index: an integer in 0..31.
+function layerIndex(v, what, name) {
+  if (typeof v !== 'number') throw notA('a layer index (an integer in 0..31)', what, name, v);
+  if (!Number.isInteger(v) || v < 0 || v > 31) throw invalid(`${what}: ${name} must be a layer index in 0..31 (got ${v})`);
+  return v;
+}
+// A layer mask that must be given (layers32 reads a missing one as every layer).
+function mask(v, what, name) {
+  if (typeof v !== 'number') throw notA('an integer bit mask', what, name, v);
+  return layers32(v, what);
+}
+
+/** Which of the 32 layers collide with which (Unity's layer collision matrix; Box2D's category and mask bits),
+ * for pairs, forEachPair, countPairs and ContactTracker.update: two objects make a pair when some layer of one
+ * collides with some layer of the other. Symmetric by construction. A plain JavaScript value (32 masks), usable
+ * with the trees of any load(); nothing to dispose. A new matrix lets no pair through; LayerMatrix.all() every
+ * pair. Every method checks all its arguments before changing anything. */
+export class LayerMatrix {
+  /** No layer collides with any; or a copy of `other`. */
+  constructor(other) {
+    if (other !== undefined && !(other instanceof LayerMatrix)) {
+      throw notA('a LayerMatrix', 'LayerMatrix', 'the matrix to copy', other);
+    }
+    this._partners = other === undefined ? new Uint32Array(32) : other._partners.slice();
+  }
+  /** Every layer collides with every layer (the pairs of a walk without a mask). */
+  static all() { return new LayerMatrix().between(ALL_LAYERS, ALL_LAYERS); }
+  /** Makes every layer of mask a collide with every layer of mask b (and b with a), keeping what was set:
+   * "players against anything" is between(PLAYERS, ALL_LAYERS). Returns this matrix. */
+  between(a, b) {
+    a = mask(a, 'LayerMatrix.between', 'a');
+    b = mask(b, 'LayerMatrix.between', 'b');
+    const p = this._partners;
+    for (let i = 0; i < 32; ++i) {
+      if ((a >>> i) & 1) p[i] |= b;
+      if ((b >>> i) & 1) p[i] |= a;
+    }
+    return this;
+  }
+  /** Makes layers a and b (0..31, may be equal) collide (collide = true) or not, both ways. Returns this matrix. */
+  set(a, b, collide = true) {
+    layerIndex(a, 'LayerMatrix.set', 'a');
+    layerIndex(b, 'LayerMatrix.set', 'b');
+    if (typeof collide !== 'boolean') throw notA('a boolean', 'LayerMatrix.set', 'collide', collide);
+    const p = this._partners;
+    if (collide) {
+      p[a] |= 1 << b;
+      p[b] |= 1 << a;
+    } else {
+      p[a] &= ~(1 << b);
+      p[b] &= ~(1 << a);
+    }
+    return this;
+  }
+  /** Whether layers a and b (0..31) collide. */
+  collides(a, b) {
+    layerIndex(a, 'LayerMatrix.collides', 'a');
+    layerIndex(b, 'LayerMatrix.collides', 'b');
+    return ((this._partners[a] >>> b) & 1) === 1;
+  }
+  /** The layers that collide with some layer of `layers`, as a mask (0..2^32 - 1). */
+  partners(layers) {
+    const m = mask(layers, 'LayerMatrix.partners', 'layers'), p = this._partners;
+    let out = 0;
+    for (let i = 0; i < 32; ++i) if ((m >>> i) & 1) out |= p[i];
+    return out >>> 0;
+  }
+  /** The layers that collide with at least one layer: objects in none of them make no pair. */
+  active() {
+    let out = 0;
+    for (let i = 0; i < 32; ++i) if (this._partners[i] !== 0) out |= 1 << i;
+    return out >>> 0;
+  }
+  /** Whether objects with layer masks a and b make a pair: some layer of a collides with some layer of b. */
+  allows(a, b) {
+    const mb = mask(b, 'LayerMatrix.allows', 'b');
+    return (this.partners(mask(a, 'LayerMatrix.allows', 'a')) & mb) !== 0;
+  }
+  /** True when the same layer pairs collide in both. */
+  equals(other) {
+    if (!(other instanceof LayerMatrix)) throw notA('a LayerMatrix', 'LayerMatrix.equals', 'other', other);
+    return this._partners.every((v, i) => v === other._partners[i]);
+  }
+}
+
 // ---- the binding ----
 
 function bind(M) {
@@ -285,6 +373,17 @@ function bind(M) {
   M.HEAPU8.fill(0, boxShape, boxShape + SH.size + 16);
   function check(status) {
     if (status !== 0) throw new QuadrantError(M.UTF8ToString(M._quadrant_last_error()), STATUS[status] || 'internal_error');
+  }
+  // A pair filter's matrix in the module's memory (0 when the filter is a layer mask or absent); any other object
+  // is a TypeError (a mask that is not a number is layers32's).
+  function matrixOf(filter, what) {
+    if (filter instanceof LayerMatrix) {
+      const m = buf('matrix', 128);
+      M.HEAPU32.set(filter._partners, m >>> 2);
+      return m;
+    }
+    if (filter !== null && typeof filter === 'object') throw notA('a layer mask or a LayerMatrix', what, 'the filter', filter);
+    return 0;
   }
   const u32 = (ptr) => M.HEAPU32[ptr >>> 2];
   const f64 = (ptr) => M.HEAPF64[ptr >>> 3];
@@ -663,11 +762,15 @@ function bind(M) {
       check(M._quadrant_tree_query_into_stats(t, sp, layers32(layers, 'count'), 0, 0, 0, c, this._stats));
       return u32(c);
     }
-    _pairs(layers, fn, what) {
-      const t = this._live(what), l = layers32(layers, what);
+    // The pairs in a layer mask, or those a LayerMatrix lets through.
+    _pairs(filter, fn, what) {
+      const t = this._live(what), m = matrixOf(filter, what);
+      if (m !== 0) return this._into((o, cap, cnt) => M._quadrant_tree_pairs_filtered_into(t, m, o, cap, cnt), 16);
+      const l = layers32(filter, what);
       return this._into((o, cap, cnt) => M._quadrant_tree_pairs_into(t, l, o, cap, cnt), 16);
     }
-    /** Every pair of objects in `layers` whose boxes overlap (touching counts), once, as [valueA, valueB]. */
+    /** Every pair of objects in `layers` (a mask, or a LayerMatrix) whose boxes overlap (touching counts), once, as
+     * [valueA, valueB]. */
     pairs(layers) {
       const [p, n] = this._pairs(layers, null, 'pairs');
       const out = new Array(n), U = M.HEAPU32, V = this._values;
@@ -687,10 +790,11 @@ function bind(M) {
       }
       return n;
     }
-    /** The number of overlapping pairs in `layers`. */
+    /** The number of overlapping pairs in `layers` (a mask, or a LayerMatrix). */
     countPairs(layers) {
-      const t = this._live('countPairs'), c = small();
-      check(M._quadrant_tree_pairs_into(t, layers32(layers, 'countPairs'), 0, 0, c));
+      const t = this._live('countPairs'), m = matrixOf(layers, 'countPairs'), c = small();
+      if (m !== 0) check(M._quadrant_tree_pairs_filtered_into(t, m, 0, 0, c));
+      else check(M._quadrant_tree_pairs_into(t, layers32(layers, 'countPairs'), 0, 0, c));
       return u32(c);
     }
     /** Every pair of an object of this tree (in layersA) and one of `other` (in layersB) whose boxes overlap, as
@@ -811,6 +915,83 @@ function bind(M) {
     raycast(x0, y0, z0, x1, y1, z1, options = {}) { return this._raycast([x0, y0, z0, x1, y1, z1], options, 'raycast'); }
     nearest(x, y, z, k = 1, options = {}) { return this._nearest([x, y, z], k, options, 'nearest'); }
     locate(x, y, z) { return this._locate([x, y, z]); }
+  }
+
+  // ---- contact events ----
+
+  const CT = { a: at('quadrant_contact.a'), b: at('quadrant_contact.b'), size: at('quadrant_contact') };
+  const STEP = {};
+  for (const f of ['begun', 'begun_count', 'ended', 'ended_count', 'contacts', 'contact_count', '']) {
+    STEP[f] = at(f === '' ? 'quadrant_contact_step' : `quadrant_contact_step.${f}`);
+  }
+
+  /** Which pairs of one tree began and ended overlapping since the last step (Unity's OnTriggerEnter /
+   * OnTriggerExit, Box2D's begin / end touch events; docs/contacts.md). Follows one tree: another is refused until
+   * clear(). Each list is sorted by (slot of a, slot of b), so the events do not depend on the tree's layout. */
+  class ContactTracker extends Native {
+    /** A tracker with no contacts: its first update reports every pair as begun. */
+    constructor() {
+      const p = small();
+      check(M._quadrant_contacts_create(p));
+      super(u32(p), M._quadrant_contacts_destroy);
+      // The tree of the previous steps (by identity: a tree disposed and another made at its address is another
+      // tree), and where the module keeps the last step's contacts (valid until the next update or clear).
+      this._tree = null;
+      this._current = 0;
+      this._count = 0;
+    }
+    // Contacts from the module's list at p: handles, and each object's value when its handle is still live.
+    _read(p, n) {
+      const out = new Array(n), U = M.HEAPU32, tree = this._tree, G = tree._gens, V = tree._values;
+      for (let i = 0; i < n; ++i) {
+        const e = p + i * CT.size, la = U[(e + CT.a) >>> 2], ha = U[(e + CT.a + 4) >>> 2];
+        const lb = U[(e + CT.b) >>> 2], hb = U[(e + CT.b + 4) >>> 2];
+        out[i] = { a: packHandle(la, ha), b: packHandle(lb, hb), valueA: G[la - 1] === ha ? V[la - 1] : undefined,
+          valueB: G[lb - 1] === hb ? V[lb - 1] : undefined };
+      }
+      return out;
+    }
+    /** One step over the tree's pairs in `filter` (a layer mask, default every layer, or a LayerMatrix): the pairs
+     * that began overlapping, those that ended (moved apart, left the layers, or erased: that handle is then stale
+     * and its value undefined), and how many overlap now. On an error nothing changed. */
+    update(tree, filter) {
+      const c = this._live('update');
+      if (!(tree instanceof SpatialTree)) throw notA('a QuadTree or Octree of the same load()', 'update', 'tree', tree);
+      const t = tree._live('update');
+      if (this._tree !== null && this._tree !== tree) {
+        throw invalid('update: another tree than the previous steps\' (call clear() to switch trees)');
+      }
+      const m = matrixOf(filter, 'update'), l = m === 0 ? layers32(filter, 'update') : 0, out = buf('step', STEP['']);
+      try {
+        check(M._quadrant_contacts_update(c, t, l, m, out));
+      } catch (e) {
+        // Out of memory, the module cleared the tracker: it forgets the tree, as clear() does.
+        if (e instanceof QuadrantError && e.status === 'out_of_memory') this._forget();
+        throw e;
+      }
+      this._tree = tree;
+      this._current = u32(out + STEP.contacts);
+      this._count = u32(out + STEP.contact_count);
+      return { begun: this._read(u32(out + STEP.begun), u32(out + STEP.begun_count)),
+        ended: this._read(u32(out + STEP.ended), u32(out + STEP.ended_count)), count: this._count };
+    }
+    /** Every pair overlapping at the last update (begun then, or before), sorted as the events; [] before the
+     * first update and after clear(). */
+    contacts() {
+      this._live('contacts');
+      return this._tree === null ? [] : this._read(this._current, this._count);
+    }
+    /** Forgets every contact and the tree: the next update reports all of its pairs as begun, and may follow
+     * another tree. */
+    clear() {
+      check(M._quadrant_contacts_clear(this._live('clear')));
+      this._forget();
+    }
+    _forget() {
+      this._tree = null;
+      this._current = 0;
+      this._count = 0;
+    }
   }
 
   // ---- area of interest ----
@@ -1090,6 +1271,8 @@ function bind(M) {
 
   return Object.freeze({
     version: M.UTF8ToString(M._quadrant_version()),
-    ALL_LAYERS, Shape, QuadrantError, QuadTree, Octree, AoiWorld, Streamer,
+    ALL_LAYERS, Shape, QuadrantError, LayerMatrix, QuadTree, Octree, ContactTracker, AoiWorld, Streamer,
+    // The size of the module's memory in bytes, for the package's tests of leaks.
+    _memoryBytes: () => M.HEAPU8.length,
   });
 }

@@ -36,12 +36,16 @@
   X(quadrant_stream_update, stats)                                                                               \
   X(quadrant_stream_stats, nodes_visited) X(quadrant_stream_stats, box_tests) X(quadrant_stream_stats, kept_tests) \
   X(quadrant_stream_stats, wanted) X(quadrant_stream_stats, dequeued) X(quadrant_stream_stats, queued)           \
-  X(quadrant_stream_stats, loading) X(quadrant_stream_stats, loaded)
+  X(quadrant_stream_stats, loading) X(quadrant_stream_stats, loaded)                                             \
+  X(quadrant_contact, a) X(quadrant_contact, b)                                                                  \
+  X(quadrant_contact_step, begun) X(quadrant_contact_step, begun_count) X(quadrant_contact_step, ended)          \
+  X(quadrant_contact_step, ended_count) X(quadrant_contact_step, contacts) X(quadrant_contact_step, contact_count)
 
 #define STRUCTS(X)                                                                                             \
   X(quadrant_config) X(quadrant_shape) X(quadrant_query_stats) X(quadrant_stats) X(quadrant_node)                \
   X(quadrant_aoi_settings) X(quadrant_aoi_event) X(quadrant_streamer_config) X(quadrant_stream_source)           \
-  X(quadrant_stream_load) X(quadrant_stream_update) X(quadrant_layer_matrix)
+  X(quadrant_stream_load) X(quadrant_stream_update) X(quadrant_layer_matrix) X(quadrant_contact)                 \
+  X(quadrant_contact_step)
 
 /** The layout as "quadrant_shape.r0=56 ... quadrant_shape=96 ..."; a static string, built on the first call. */
 const char* quadrant_js_layout(void) {

@@ -94,14 +94,16 @@ const constructed = (type) => checker.getSignaturesOfType(type, ts.SignatureKind
 
 // ---- the runtime ----
 
-const BUILTIN = new Set([Object.prototype, Function.prototype, Error.prototype, null]);
+// Where a walk up the prototypes stops: the engine's objects (for a class's static side, its built-in parent).
+const BUILTIN = new Set([Object.prototype, Function.prototype, Error.prototype, Object, Error, null]);
 
 /** The public members of a runtime object: name -> {kind, setter, length}. Own enumerable data properties and
- * everything on its prototypes up to the built-in ones; names starting with '_' and `constructor` are private. */
-function runtimeMembers(obj) {
+ * everything on its prototypes up to the built-in ones; names starting with '_' and `constructor` are private. For
+ * a class's static side (statics), its own members but length, name and prototype. */
+function runtimeMembers(obj, statics = false) {
   const out = new Map();
   const add = (name, desc) => {
-    if (out.has(name)) return;
+    if (out.has(name) || (statics && ['length', 'name', 'prototype'].includes(name))) return;
     if (typeof name === 'string' && (name.startsWith('_') || name === 'constructor')) return;
     if (typeof name === 'symbol' && name !== Symbol.dispose) return;
     if (desc.get || desc.set) {
@@ -114,7 +116,7 @@ function runtimeMembers(obj) {
   };
   for (const name of Reflect.ownKeys(obj)) {
     const desc = Object.getOwnPropertyDescriptor(obj, name);
-    if (desc.enumerable || Object.getPrototypeOf(obj) === null) add(name, desc);
+    if (statics || desc.enumerable) add(name, desc);
   }
   for (let p = Object.getPrototypeOf(obj); !BUILTIN.has(p); p = Object.getPrototypeOf(p)) {
     for (const name of Reflect.ownKeys(p)) add(name, Object.getOwnPropertyDescriptor(p, name));
@@ -123,11 +125,13 @@ function runtimeMembers(obj) {
 }
 
 /** Compares a runtime object with a declared type; returns the differences, each naming `where` and the member. */
-function compare(where, obj, type, { data = false } = {}) {
+function compare(where, obj, type, { data = false, statics = false } = {}) {
   const problems = [];
-  const declared = declaredMembers(type), actual = runtimeMembers(obj);
+  const declared = declaredMembers(type), actual = runtimeMembers(obj, statics);
+  // A class's static side declares its prototype.
+  if (statics) declared.delete('prototype');
   // A type the compiler could not resolve (any, an error) would declare nothing and compare nothing.
-  assert.ok(declared.size > 0, `${where}: quadrant.d.ts's type ${checker.typeToString(type)} declares no member`);
+  assert.ok(declared.size > 0 || statics, `${where}: quadrant.d.ts's type ${checker.typeToString(type)} declares no member`);
   for (const [name, d] of declared) {
     const a = actual.get(name);
     // Members inherited from the standard library (Error's stack and cause) are the engine's business.
@@ -187,7 +191,14 @@ function specimens() {
   world.add(2, 12, 10, 20);
   const streamer = new q.Streamer({ world: [0, 0, 0, 100, 100, 100] });
   streamer.add(1, 1, 1, 1, 2, 2, 2);
-  return { tree, octree, world, streamer };
+  const tracker = new q.ContactTracker();
+  tracker.update(tree);
+  return { tree, octree, world, streamer, tracker };
+}
+// An instance of each class, by the name quadrant.d.ts gives it.
+function instancesOf(s) {
+  return { QuadTree: s.tree, Octree: s.octree, AoiWorld: s.world, Streamer: s.streamer, ContactTracker: s.tracker,
+    LayerMatrix: new q.LayerMatrix().set(0, 1), QuadrantError: new q.QuadrantError('m', 'logic_error') };
 }
 
 test('the module exports what quadrant.d.ts declares, under node and in browsers', () => {
@@ -220,11 +231,10 @@ test('load() gives what the Quadrant interface declares; each class what its int
   const quadrant = declaredType('Quadrant');
   const problems = compare('q', q, quadrant);
   const s = specimens();
-  const instances = { QuadTree: s.tree, Octree: s.octree, AoiWorld: s.world, Streamer: s.streamer };
+  const instances = instancesOf(s);
   for (const [name, d] of declaredMembers(quadrant)) {
     const signature = constructed(d.type);
-    // Not a class, or QuadrantError (compared below: an instance is made, not taken from the specimens).
-    if (signature === undefined || name === 'QuadrantError') continue;
+    if (signature === undefined) continue;
     const Class = q[name];
     const [required, all] = arity([signature.getDeclaration()]);
     if (Class.length < required || Class.length > all) {
@@ -235,13 +245,11 @@ test('load() gives what the Quadrant interface declares; each class what its int
     assert.ok(instance instanceof Class);
     problems.push(...compare(name, instance, signature.getReturnType()));
   }
-  // The QuadrantError class: its constructor and an instance.
-  const error = new q.QuadrantError('m', 'logic_error');
-  assert.equal(q.QuadrantError, nodeEntry.QuadrantError);
-  problems.push(...compare('QuadrantError', error, declaredType('QuadrantError')));
-  const [required, all] = arity([constructed(checker.getTypeOfSymbol(exported.get('QuadrantError'))).getDeclaration()]);
-  if (q.QuadrantError.length < required || q.QuadrantError.length > all) {
-    problems.push(`new QuadrantError: the constructor takes ${q.QuadrantError.length} parameters, the declaration ${required} to ${all}`);
+  // The classes the module exports itself (declare class): their static sides, and the same class on q.
+  for (const [name, symbol] of exported) {
+    if (!(symbol.flags & ts.SymbolFlags.Class)) continue;
+    assert.equal(q[name], nodeEntry[name], `q.${name} is the module's ${name}`);
+    problems.push(...compare(`${name} (static)`, nodeEntry[name], checker.getTypeOfSymbol(symbol), { statics: true }));
   }
   for (const x of Object.values(s)) x.dispose();
   assert.deepEqual(problems, []);
@@ -252,6 +260,7 @@ test('what the calls return has the fields quadrant.d.ts declares, no more', () 
   const quadTree = constructed(member(declaredType('Quadrant'), 'QuadTree')).getReturnType();
   const aoi = constructed(member(declaredType('Quadrant'), 'AoiWorld')).getReturnType();
   const streamer = constructed(member(declaredType('Quadrant'), 'Streamer')).getReturnType();
+  const tracker = constructed(member(declaredType('Quadrant'), 'ContactTracker')).getReturnType();
   const update = s.streamer.update([{ position: [1, 1, 1], prefetchRadius: 5 }]);
   s.tree.queryBox(0, 0, 10, 10);
   const cases = [
@@ -266,6 +275,8 @@ test('what the calls return has the fields quadrant.d.ts declares, no more', () 
     ['Streamer.update()', update, returned(member(streamer, 'update'))],
     ['Streamer.update().stats', update.stats, member(returned(member(streamer, 'update')), 'stats')],
     ['Streamer.update().loads[0]', update.loads[0], element(member(returned(member(streamer, 'update')), 'loads'))],
+    ['ContactTracker.update()', s.tracker.update(s.tree), returned(member(tracker, 'update'))],
+    ['ContactTracker.contacts()[0]', s.tracker.contacts()[0], element(returned(member(tracker, 'contacts')))],
   ];
   const problems = [];
   for (const [where, value, type] of cases) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The declarations as a TypeScript user meets them: `npm run typecheck` compiles this under strict mode. A line
 // marked ts-expect-error is a misuse the types must refuse (tsc fails if one compiles).
-import load, { Shape, type Handle, type QuadTree, type AoiEvent, type StreamUpdate, type Neighbor } from 'quadrant-wasm';
+import load, { Shape, LayerMatrix, type Handle, type QuadTree, type AoiEvent, type StreamUpdate, type Neighbor,
+  type ContactStep } from 'quadrant-wasm';
 
 interface Unit { name: string; hp: number }
 
@@ -42,6 +43,20 @@ async function main(): Promise<void> {
   indexed.dispose();
   // @ts-expect-error an AOI mode that does not exist
   world.add(2, 0, 0, 1, { mode: 'spectator' });
+  // Layer filters and contact events.
+  const matrix: LayerMatrix = new q.LayerMatrix().between(0b1, 0b10).set(3, 3, false);
+  const filtered: Array<[Unit, Unit]> = tree.pairs(matrix);
+  tree.forEachPair((a, b) => { console.log(a.name, b.name); }, LayerMatrix.all());
+  const tracker = new q.ContactTracker<Unit>();
+  const step: ContactStep<Unit> = tracker.update(tree, matrix);
+  const entered: string[] = step.begun.map((c) => c.valueA.name);
+  const handleB: Handle = tracker.contacts()[0].b;
+  console.log(filtered.length, entered, handleB, tracker.update(tree, 0b1).count);
+  // @ts-expect-error a tracker of Units does not follow a tree of numbers
+  tracker.update(indexed);
+  // @ts-expect-error set takes layer indexes, not a mask list
+  matrix.set([1, 2], 3);
+  tracker.dispose();
   // Neighbor, spelt as in C++.
   const nearest: Array<Neighbor<Unit>> = tree.nearest(0, 0, 1);
   console.log(nearest.length);
@@ -51,6 +66,8 @@ async function main(): Promise<void> {
     using scoped = new q.QuadTree<string>({ world: [0, 0, 1, 1] });
     using scopedWorld = new q.AoiWorld({ world: [0, 0, 1, 1] });
     using scopedStreamer = new q.Streamer({ world: [0, 0, 0, 1, 1, 1] });
+    using scopedTracker = new q.ContactTracker();
+    console.log(scopedTracker.disposed);
     scoped.insert(0, 0, 1, 1, 'x');
     console.log(scopedWorld.size, scopedStreamer.size);
   }
