@@ -39,6 +39,7 @@ build = {
     LUA_INCDIR = "$(LUA_INCDIR)",
   },
   install_variables = {
-    INST_LIBDIR = "$(LIBDIR)",
+    INST_LIBDIR = "$(LIBDIR)",  -- quadrant.so, and libquadrant_c.so for quadrant.ffi (LuaJIT)
+    INST_LUADIR = "$(LUADIR)",  -- quadrant/ffi.lua
   },
 }
