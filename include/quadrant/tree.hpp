@@ -2,12 +2,14 @@
 // quadrant — Tree<D, T, S>: the quadtree (D = 2) and octree (D = 3), one implementation.
 //
 //   tree/tree.hpp             the class Tree: records, handles, checks and the public contracts
+//   tree/build.hpp            assign: the bulk build
 //   tree/batch_move.hpp       move(handles, boxes[, threads]): the batch move, on one thread or several
 //   tree/parallel_pairs.hpp   for_each_pair_parallel and pairs(out, threads): the pair walk on threads
 //   tree/cross_pairs.hpp      for_each_pair(a, b, fn): the pairs between two trees
+//   tree/nearest.hpp          raycast, nearest and for_each_nearest: the best-first searches
 //
 // Below them: tree/node_store.hpp (the memory layout), tree/placement.hpp (Loose, Parent, Leaves), tree/core.hpp
-// (placing, splitting, merging, the bulk build), tree/walks.hpp and tree/best_first.hpp (queries, pairs, nearest,
+// (placing, splitting, merging), tree/walks.hpp and tree/best_first.hpp (queries, pairs, nearest,
 // ray casts). docs/architecture.md has the map.
 //
 // Threads: const members may run concurrently with each other; any mutation (insert, erase, move, clear) needs
@@ -15,6 +17,8 @@
 #pragma once
 
 #include "tree/tree.hpp"
+#include "tree/build.hpp"
 #include "tree/batch_move.hpp"
 #include "tree/parallel_pairs.hpp"
 #include "tree/cross_pairs.hpp"
+#include "tree/nearest.hpp"

@@ -412,26 +412,7 @@ class Tree {
   /// std::logic_error; see insert). Throws std::invalid_argument for a segment with a NaN or infinite coordinate,
   /// or whose b - a overflows.
   template <class Fn>
-  QueryStats raycast(const Segment<D, S>& segment, Fn&& fn, std::uint32_t layers = ~0u) const {
-    check_shape(segment);
-    const detail::WalkScope walking(this);
-    auto report = [&](const stored_entry& e, S t) {
-      return detail::call_and_continue(fn, handle_of(e.id), *records_[e.id].value, t);
-    };
-    detail::StreamResults<S, decltype(report)> results{report};
-    const auto& store = core_.store();
-    QueryStats st;
-    detail::with_placement(core_.config().placement, [&](auto p) {
-      auto node_key = [&](std::uint32_t m) { return entry_fraction(segment, prune_box(p, m)); };
-      auto first_leaf = [&](const stored_entry& e, std::uint32_t n, S key_n) {
-        return detail::first_leaf_of(store, e.id, n, key_n, node_key);
-      };
-      detail::best_first<S>(
-          p, store, layers, node_key, [&](const box_type& b) { return entry_fraction(segment, b); }, first_leaf,
-          results, st);
-    });
-    return st;
-  }
+  QueryStats raycast(const Segment<D, S>& segment, Fn&& fn, std::uint32_t layers = ~0u) const;
 
   /// The k objects in `layers` nearest to `point` within `max_distance` (inclusive), nearest first; distance is
   /// from the point to the box, 0 inside it; equal distances in handle-index order. Distances are compared in a
@@ -449,69 +430,13 @@ class Tree {
   /// As above, into `out` (cleared first): allocates nothing once `out` and the per-thread heaps are warm. A
   /// k-bounded search: nodes farther than the k-th best so far are never opened.
   void nearest(const vec_type& point, std::size_t k, std::vector<Neighbor<S>>& out,
-               S max_distance = std::numeric_limits<S>::infinity(), std::uint32_t layers = ~0u) const {
-    out.clear();
-    check_nearest_args(point, max_distance);
-    if (k == 0) return;
-    using W = detail::WideScalar<S>;
-    const auto metric = nearest_metric(point);
-    const W limit = metric.key_of(max_distance);
-    // Always a key: KBestResults' bound (never above limit) turns away whatever is beyond max_distance.
-    // The metric is held by value: the walk reads it for every entry, and through a reference each read would be
-    // two dependent loads.
-    auto key = [metric](const box_type& b) { return std::optional<W>(metric(b)); };
-    // The answers' handles are rebuilt from their generations, and a caller's next step is nearly always the
-    // answer's value: start loading both as an answer is found, so the cache misses overlap the rest of the walk
-    // instead of following it.
-    struct Results : detail::KBestResults<W> {
-      using detail::KBestResults<W>::KBestResults;
-      const std::uint32_t* generations;
-      const Record* records;
-      void offer(const stored_entry& e, W d) {
-        detail::prefetch(generations + e.id);
-        detail::prefetch(records + e.id);
-        detail::KBestResults<W>::offer(e, d);
-      }
-    };
-    detail::ScratchLease<typename Results::Found> found_lease;
-    Results results(found_lease.get(), k, limit);
-    results.generations = generations_.data();
-    results.records = records_.data();
-    const auto& store = core_.store();
-    QueryStats st;
-    detail::with_placement(core_.config().placement, [&](auto p) {
-      detail::best_first<W>(p, store, layers, [&](std::uint32_t m) { return key(prune_box(p, m)); }, key,
-                            nearest_owner(point), results, st, store.home_of(point), nearest_clearance(p, metric));
-    });
-    for (const auto& f : results.sorted()) out.push_back(Neighbor<S>{handle_of(f.id), metric.distance_of(f.key)});
-  }
+               S max_distance = std::numeric_limits<S>::infinity(), std::uint32_t layers = ~0u) const;
   /// Calls fn(Handle, const T&, S distance) for the objects in `layers` within `max_distance` of `point`, nearest
   /// first. fn returns void (go on to the last), or bool where false stops: an incremental nearest-neighbour
   /// search, ask for more as you need them. Costs and errors as `nearest`.
   template <class Fn>
   QueryStats for_each_nearest(const vec_type& point, Fn&& fn, S max_distance = std::numeric_limits<S>::infinity(),
-                              std::uint32_t layers = ~0u) const {
-    check_nearest_args(point, max_distance);
-    const detail::WalkScope walking(this);
-    using W = detail::WideScalar<S>;
-    const auto metric = nearest_metric(point);
-    const W limit = metric.key_of(max_distance);  // infinity stays infinity
-    auto key = [&](const box_type& b) -> std::optional<W> {
-      const W d = metric(b);
-      return d <= limit ? std::optional<W>(d) : std::nullopt;
-    };
-    auto report = [&](const stored_entry& e, W d) {
-      return detail::call_and_continue(fn, handle_of(e.id), *records_[e.id].value, metric.distance_of(d));
-    };
-    detail::StreamResults<W, decltype(report)> results{report};
-    const auto& store = core_.store();
-    QueryStats st;
-    detail::with_placement(core_.config().placement, [&](auto p) {
-      detail::best_first<W>(p, store, layers, [&](std::uint32_t m) { return key(prune_box(p, m)); }, key,
-                            nearest_owner(point), results, st);
-    });
-    return st;
-  }
+                              std::uint32_t layers = ~0u) const;
 
   /// Calls fn(const NodeView&) for every leaf whose cell overlaps `shape` (closed; any query shape), in pre-order:
   /// a grid's "which cells does this shape touch". With skip_empty, subtrees holding no object are skipped. Cells wholly
@@ -611,105 +536,9 @@ class Tree {
     std::optional<T> value;  // empty while the slot is free
   };
 
-  // assign's work; `handles` null: none are made (assign(items, no_handles)).
+  // assign's work (build.hpp); `handles` null: none are made (assign(items, no_handles)).
   template <class R>
-  void assign_items(R&& items, std::vector<Handle>* handles) {
-    detail::refuse_inside_walk(this, "assign");
-    constexpr bool with_layers = std::tuple_size_v<std::remove_cvref_t<std::ranges::range_reference_t<R>>> == 3;
-    detail::ScratchLease<std::uint64_t> keys_lease, slots_lease;
-    detail::Array<std::uint64_t>& keys = keys_lease.get();
-    detail::Array<std::uint64_t>& slots = slots_lease.get();
-    // Check everything first, computing each item's key: where in the tree's pre-order its node lies (see
-    // BuildKeys; under Leaves, the Morton code of its box's centre).
-    std::size_t expected = 0;
-    if constexpr (std::ranges::sized_range<R>) expected = static_cast<std::size_t>(std::ranges::size(items));
-    const detail::BuildKeys<D, S> key_of(config(), expected);
-    std::uint64_t i = 0;
-    detail::WideScalar<S> extent = 0;  // the items' largest (see TreeCore::overhang)
-    detail::with_placement(config().placement, [&](auto p) {
-      for (auto&& item : items) {
-        const box_type& box = std::get<0>(item);
-        try {
-          check_box(box, "assign");
-          if constexpr (with_layers) check_layers(static_cast<std::uint32_t>(std::get<2>(item)), "assign");
-        } catch (const std::invalid_argument& e) {
-          throw std::invalid_argument(std::string(e.what()) + " (item " + std::to_string(i) + ")");
-        }
-        if (i >= std::uint64_t{detail::kNone} - 1) throw std::length_error("quadrant: assign: more than 2^32 objects");
-        keys.push_back(std::uint64_t{key_of(p, box)} << 32 | i);
-        if constexpr (std::is_same_v<decltype(p), detail::LoosePolicy>)
-          extent = std::max(extent, detail::TreeCore<D, S>::extent_of(box));
-        ++i;
-      }
-    });
-    const std::size_t n = keys.size();
-    // A range read in any order is read in slot order, so the records and entries fill front to back and only the
-    // items and handles are reached at random; another is read in its own order, through slots[i], item i's slot.
-    constexpr bool in_slot_order = std::ranges::random_access_range<R>;
-    if constexpr (!in_slot_order) slots.resize(n);
-    // Memory before the first change, so that only the values' constructors and the build's own memory can throw
-    // after it (the tree is then left empty).
-    if (handles != nullptr) handles->resize(n);
-    free_records_.reserve(std::max(records_.size(), n));
-    generations_.reserve(n);
-    records_.reserve(n);
-    core_.reserve_objects(n);
-    // The capacity is there: growing the record arrays cannot throw (a grown array with no free-list room for its
-    // slots would leave the tree out of step).
-    if (records_.size() < n) {
-      generations_.resize(n, 0);
-      records_.resize(n);
-    }
-    detail::ScratchLease<stored_entry> entries_lease;
-    detail::Array<stored_entry>* entries = nullptr;
-    stored_entry* out = nullptr;  // entries->data()
-    auto place_item = [&](auto&& item, std::size_t at, std::uint32_t slot) {
-      std::uint32_t layers = ~0u;
-      if constexpr (with_layers) layers = static_cast<std::uint32_t>(std::get<2>(item));
-      out[slot] = {std::get<0>(item), slot, layers};
-      records_[slot].value.emplace(std::get<1>(std::forward<decltype(item)>(item)));
-      if (handles != nullptr) (*handles)[at] = Handle(slot, generations_[slot], tag_);
-    };
-    empty_slots_from(static_cast<std::uint32_t>(n));
-    try {
-      // The entries in slot order (the build's input): the objects' boxes and layers live in their entries only.
-      // Under a one-node placement they are written straight into the tree's entry array, emptied above.
-      entries = &core_.build_input(n, entries_lease.get());
-      out = entries->data();
-      // Item keys[r]'s low word goes to record slot r. The sort borrows the entry array, not written yet, as its
-      // scratch (24 bytes an entry in 2D float; the sort needs 8).
-      static_assert(std::is_trivially_copyable_v<stored_entry> && sizeof(stored_entry) >= sizeof(std::uint64_t));
-      detail::radix_sort_by_high_word(keys, std::as_writable_bytes(std::span<stored_entry>(*entries)));
-      if constexpr (!in_slot_order)
-        for (std::size_t r = 0; r < n; ++r) slots[keys[r] & 0xffffffffu] = r;
-      if constexpr (in_slot_order) {
-        const auto first = std::ranges::begin(items);
-        for (std::uint32_t slot = 0; slot < n; ++slot) {
-          const std::size_t at = keys[slot] & 0xffffffffu;
-          // Items in memory, and the handles, are fetched a few slots ahead: their order is the callers'.
-          constexpr std::uint32_t kAhead = 16;
-          if (slot + kAhead < n) {
-            const std::uint32_t ahead = detail::opaque(static_cast<std::uint32_t>(keys[slot + kAhead]));
-            if constexpr (std::ranges::contiguous_range<R>) detail::prefetch(std::ranges::data(items) + ahead);
-            if (handles != nullptr) detail::prefetch(handles->data() + ahead);
-          }
-          place_item(first[static_cast<std::ranges::range_difference_t<R>>(at)], at, slot);
-        }
-      } else {
-        i = 0;
-        for (auto&& item : items) {
-          place_item(std::forward<decltype(item)>(item), i, static_cast<std::uint32_t>(slots[i]));
-          ++i;
-        }
-      }
-      size_ = n;
-      core_.note_extent(extent);
-      core_.build(*entries, keys, key_of);
-    } catch (...) {
-      clear();
-      throw;
-    }
-  }
+  void assign_items(R&& items, std::vector<Handle>* handles);
 
   static const Config<D, S>& checked_config(const Config<D, S>& config) {
     check_config(config);
@@ -773,67 +602,6 @@ class Tree {
                      NodeItems<D, S>(entries.data(), entries.size(), this, &handle_of_erased),
                      store.count(n),
                      store.layers(n)};
-  }
-
-  // The box best-first walks (nearest, raycast) key node m by: its fit (see NodeStore::fit) under Loose and
-  // Parent; its bounds under Leaves, whose ownership rule needs the owner leaf opened by the distance to its bounds.
-  template <class P>
-  const box_type& prune_box(P, std::uint32_t m) const noexcept {
-    if constexpr (P::kEveryLeaf) return core_.store().bounds(m);
-    else return core_.store().fit(m);
-  }
-
-  // A nearest search's clearance of node n (see detail::best_first): the squared distance from `point` to the
-  // nearest face of n's cell, less how far an object may reach beyond the cell of a node listing it (the
-  // overhang: see TreeCore::overhang), scaled as the metric scales. Nothing outside n's subtree and n's ancestors
-  // lies nearer: each such object is listed by a node whose cell lies outside n's, or (under Leaves) taken from the
-  // leaf owning its point nearest `point`, outside n's cell too. Negative when `point` is not that far inside the
-  // cell. So that rounding never makes it exceed an object's computed distance, it is shrunk by 2^-48 of the
-  // largest term it was formed from (the gaps' and the keys' subtractions round by half an ulp of those), then its
-  // square by a relative 1e-9; none below 2^-900, where the square would lose its relative precision.
-  template <class P>
-  auto nearest_clearance(P, const detail::NearestMetric<D, S>& metric) const {
-    using W = detail::WideScalar<S>;
-    return [this, metric](std::uint32_t n) {
-      const box_type& c = core_.store().cell(n);
-      W inner = std::numeric_limits<W>::infinity(), largest = 0;
-      for (int i = 0; i < D; ++i) {
-        const W below = -metric.gap(i, c.min[i]), above = metric.gap(i, c.max[i]);
-        inner = std::min({inner, below, above});
-        largest = std::max({largest, std::abs(below), std::abs(above), std::abs(W(metric.pk[i]))});
-      }
-      if constexpr (!P::kEveryLeaf) {
-        const W overhang = core_.overhang() * metric.k;
-        inner -= overhang;
-        largest += overhang;
-      }
-      inner -= largest * 0x1p-48;
-      return inner > 0x1p-900 ? inner * inner * W(1 - 1e-9) : W(-1);
-    };
-  }
-
-  // The metric of a nearest search from `point`: scaled by the largest coordinate it can meet, the world's and the
-  // objects' (the root's fit; none while the tree is empty).
-  detail::NearestMetric<D, S> nearest_metric(const vec_type& point) const noexcept {
-    S magnitude = 0;
-    const box_type& fit = core_.store().fit(0);
-    const bool empty = !(fit.min[0] <= fit.max[0]);
-    for (int i = 0; i < D; ++i) {
-      magnitude = std::max({magnitude, std::abs(core_.world().min[i]), std::abs(core_.world().max[i])});
-      if (!empty) magnitude = std::max({magnitude, std::abs(fit.min[i]), std::abs(fit.max[i])});
-    }
-    return detail::NearestMetric<D, S>(point, magnitude);
-  }
-
-  // Under Placement::Leaves a nearest search takes an object from the leaf owning its report point: the point of
-  // its box nearest the query point. That leaf lists the object, and its bounds are no farther than the object
-  // (they hold that point, or reach to infinity beyond the world's face it was clamped onto), so the walk opens it
-  // before the object is due.
-  auto nearest_owner(const vec_type& point) const {
-    return [this, point](const stored_entry& e, std::uint32_t n, auto) {
-      const vec_type q = clamp(point, e.box);
-      return detail::LeavesPolicy::reports(core_.store().cell(n), e.box, box_type{q, q}, core_.world());
-    };
   }
 
   static void check_layers(std::uint32_t layers, const char* what) {
