@@ -9,8 +9,8 @@
 //            nearest-neighbour (1-NN) queries
 // Every contender's answer (pair or hit count and an order-free checksum; for 1-NN the distance to the point found,
 // query by query, not its id: ties) must equal the others', or the run fails.
-// Times are medians: of the frames (moving), of --runs repetitions (static; points: builds, and for queries the
-// passes of every repetition, see passes()).
+// Times are medians: of the frames (moving); for static boxes and points, of the --runs builds, and for queries of
+// the passes of every repetition (see passes()).
 //
 //   node bench/bench.mjs [--quick] [--runs 5] [--json out.json] [--only moving,static,points] [--docs]
 //
@@ -368,44 +368,58 @@ const statics = {
   },
 };
 
+// The static boxes are timed as the points are (see benchPoints): the contenders take turns within each
+// repetition after an untimed round, a full collection precedes each build, and each window set is timed in passes
+// over the built structure. Each pass's answer must equal quadrant's.
 function benchStatic(rows) {
   const sizes = args.quick ? [100000] : [100000, 1000000];
+  const contenders = [];
+  for (const [name, make] of Object.entries(statics)) {
+    for (const placement of name.startsWith('quadrant') ? ['loose', 'parent'] : [null]) {
+      const label = placement ? name.replace('quadrant', `quadrant ${placement}`) : name;
+      contenders.push({ name, label, make: (boxes, world, n) => make(boxes, world, n, placement) });
+    }
+  }
+  const caseLabels = ['windows of 0.01%', 'windows of 1%'];
   for (const n of sizes) {
     const scene = new MovingScene(n, 7);
     const boxes = scene.boxes;
     const world = scene.world;
-    const cases = [['windows of 0.01%', windows(world, 1000, 0.0001, 8)], ['windows of 1%', windows(world, 1000, 0.01, 9)]]
+    const cases = [[caseLabels[0], windows(world, 1000, 0.0001, 8)], [caseLabels[1], windows(world, 1000, 0.01, 9)]]
       .map(([label, ws]) => [label, ws.map((w) => w.map(Math.fround))]);
-    const results = { build: [], 'windows of 0.01%': [], 'windows of 1%': [] };
+    // quadtree-js: minutes at 1M; its 100k row says enough.
+    const present = contenders.filter((c) => !(c.name.startsWith('quadtree-js') && n > 100000));
     const references = {};
-    for (const [name, make] of Object.entries(statics)) {
-      const variants = name.startsWith('quadrant') ? ['loose', 'parent'] : [null];
-      for (const placement of variants) {
-        const label = placement ? name.replace('quadrant', `quadrant ${placement}`) : name;
-        if (name.startsWith('quadtree-js') && n > 100000) continue; // minutes at 1M; its 100k row says enough
-        const builds = [], times = { 'windows of 0.01%': [], 'windows of 1%': [] };
-        for (let r = 0; r < runs; ++r) {
-          let c;
-          builds.push(time(() => { c = make(boxes, world, n, placement); }));
-          for (const [caseLabel, ws] of cases) {
-            const ans = new Answer();
-            times[caseLabel].push(time(() => { ws.forEach((w, k) => c.query(w, k, ans)); }));
+    const samples = new Map(present.map((c) => [c.label, { build: [], [caseLabels[0]]: [], [caseLabels[1]]: [] }]));
+    for (let r = -1; r < runs; ++r) {
+      for (const { label, make } of turns(present, r)) {
+        const times = samples.get(label);
+        let c;
+        collect();
+        const build = time(() => { c = make(boxes, world, n); });
+        if (r >= 0) times.build.push(build);
+        for (const [caseLabel, ws] of cases) {
+          for (const [t, ans] of passes(() => { const ans = new Answer(); ws.forEach((w, k) => c.query(w, k, ans)); return ans; })) {
+            if (r >= 0) times[caseLabel].push(t);
             if (!references[caseLabel]) references[caseLabel] = ans;
             else if (!references[caseLabel].same(ans)) throw new Error(`static ${n} ${caseLabel}: ${label} disagrees (${ans.count} hits vs ${references[caseLabel].count})`);
           }
-          c.dispose();
         }
-        results.build.push({ label, ms: median(builds), frames: runs });
-        for (const [caseLabel] of cases) {
-          const ans = references[caseLabel];
-          results[caseLabel].push({ label, ms: median(times[caseLabel]), frames: runs, count: ans.count, checksum: ans.checksum });
-        }
-        process.stderr.write(`static ${n} ${label}: build ${median(builds).toFixed(1)} ms, ` +
-          cases.map(([c]) => `${c} ${median(times[c]).toFixed(2)} ms`).join(', ') + '\n');
+        c.dispose();
       }
     }
-    for (const [caseLabel, entries] of Object.entries(results)) {
+    for (const caseLabel of ['build', ...caseLabels]) {
+      const answer = caseLabel === 'build' ? {} : { count: references[caseLabel].count, checksum: references[caseLabel].checksum };
+      const entries = present.map(({ label }) => {
+        const ts = samples.get(label)[caseLabel];
+        return { label, ms: median(ts), frames: ts.length, ...answer };
+      });
       rows.push({ workload: `static ${caseLabel}`, n, unit: caseLabel === 'build' ? 'ms build' : 'ms/1000 queries', entries });
+    }
+    for (const { label } of present) {
+      const t = samples.get(label), m = (k) => median(t[k]).toFixed(2);
+      process.stderr.write(`static ${n} ${label}: build ${m('build')} ms, ` +
+        caseLabels.map((c) => `${c} ${m(c)} ms`).join(', ') + '\n');
     }
   }
 }
@@ -509,6 +523,14 @@ const pointers = {
 // instance alone, later builds reuse it: the first 1M build spent 0.6-1.1 s in WebAssembly, later ones 0.26-0.35 s).
 // A full collection precedes each build. A query set is timed as passes over the same structure: see passes().
 
+/** The contenders in the order of repetition r: quadrant first in the untimed round and the first repetition (its
+ * answers are the reference), then each repetition starts one further on, so that no contender always runs right
+ * after the one whose garbage (a million objects of rbush or d3-quadtree) the collector is still sweeping. */
+function turns(contenders, r) {
+  const k = Math.max(r, 0) % contenders.length;
+  return [...contenders.slice(k), ...contenders.slice(0, k)];
+}
+
 /** Runs fn once untimed, then times passes of it: as many as fit in about 200 ms, 1 to 9. The first pass over a
  * fresh structure ran up to 2-7x slower, for every contender, and a pass of a few ms is often preempted on a loaded
  * 2-core VM (one of 7 runs at 2.2 ms, the next at 10): the median over many passes of every run is what holds still.
@@ -549,7 +571,7 @@ function benchPoints(rows) {
     let nnReference = null, nnReferenceLabel = null, nnChecksum = '';
     const samples = new Map(contenders.map((c) => [c.label, { build: [], 'windows of 0.01%': [], 'windows of 1%': [], [nn]: [] }]));
     for (let r = -1; r < runs; ++r) {
-      for (const { label, make } of contenders) {
+      for (const { label, make } of turns(contenders, r)) {
         const times = samples.get(label);
         let c;
         collect();
