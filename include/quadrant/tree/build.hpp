@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// quadrant internals: the bulk build, Tree::assign (tree/tree.hpp) and the TreeCore members it runs (core.hpp). Not
-// for direct inclusion: <quadrant/tree.hpp> brings it.
+// quadrant internals: the bulk build, Tree::assign and Tree::rebuild (tree/tree.hpp), and the TreeCore members
+// they run (core.hpp). Not for direct inclusion: <quadrant/tree.hpp> brings it.
 //
 // assign checks every item and computes the key that names its node (build_keys.hpp: the node's place in the tree's
 // pre-order, or under Leaves the Morton code of the box's centre), radix-sorts the keys in the tree's own entry
@@ -330,6 +330,35 @@ void Tree<D, T, S>::assign_items(R&& items, std::vector<Handle>* handles) {
     clear();
     throw;
   }
+}
+
+template <int D, class T, class S>
+void Tree<D, T, S>::rebuild(const box_type& world) {
+  detail::refuse_inside_walk(this, "rebuild");
+  Config<D, S> c = config();
+  c.world = world;
+  detail::TreeCore<D, S> fresh(checked_config(c));
+  // The live objects' entries, in the order of their build keys in the new world (see assign).
+  detail::ScratchLease<std::uint64_t> keys_lease, tmp_lease;
+  detail::Array<std::uint64_t>& keys = keys_lease.get();
+  keys.clear();
+  const auto& store = core_.store();
+  const detail::BuildKeys<D, S> key_of(fresh.config(), size_);
+  detail::with_placement(c.placement, [&](auto p) {
+    for (std::uint32_t id = 0; id < records_.size(); ++id)
+      if (records_[id].value) keys.push_back(std::uint64_t{key_of(p, store.object_box(id))} << 32 | id);
+  });
+  detail::radix_sort_by_high_word(keys, tmp_lease.get());
+  detail::ScratchLease<stored_entry> entries_lease;
+  detail::Array<stored_entry>& entries = fresh.build_input(keys.size(), entries_lease.get());
+  for (std::size_t r = 0; r < keys.size(); ++r) {
+    const auto id = static_cast<std::uint32_t>(keys[r] & 0xffffffffu);
+    entries[r] = {store.object_box(id), id, store.object_layers(id)};
+  }
+  fresh.reserve_objects(records_.size());
+  fresh.note_extent(core_.overhang());  // the same objects
+  fresh.build(entries, keys, key_of);
+  core_ = std::move(fresh);
 }
 
 }  // namespace quadrant

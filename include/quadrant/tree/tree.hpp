@@ -47,7 +47,6 @@
 #include "../stats.hpp"
 #include "best_first.hpp"
 #include "core.hpp"
-#include "validate.hpp"
 #include "walks.hpp"
 
 namespace quadrant {
@@ -216,33 +215,7 @@ class Tree {
   /// Stats::outside_world), spread over the new one's nodes. Built at once, as assign builds (O(N log N + entries ×
   /// depth)). Throws std::invalid_argument for a bad world and std::logic_error from inside a walk of this tree,
   /// with the tree unchanged; if memory runs out the tree is unchanged too.
-  void rebuild(const box_type& world) {
-    detail::refuse_inside_walk(this, "rebuild");
-    Config<D, S> c = config();
-    c.world = world;
-    detail::TreeCore<D, S> fresh(checked_config(c));
-    // The live objects' entries, in the order of their build keys in the new world (see assign).
-    detail::ScratchLease<std::uint64_t> keys_lease, tmp_lease;
-    detail::Array<std::uint64_t>& keys = keys_lease.get();
-    keys.clear();
-    const auto& store = core_.store();
-    const detail::BuildKeys<D, S> key_of(fresh.config(), size_);
-    detail::with_placement(c.placement, [&](auto p) {
-      for (std::uint32_t id = 0; id < records_.size(); ++id)
-        if (records_[id].value) keys.push_back(std::uint64_t{key_of(p, store.object_box(id))} << 32 | id);
-    });
-    detail::radix_sort_by_high_word(keys, tmp_lease.get());
-    detail::ScratchLease<stored_entry> entries_lease;
-    detail::Array<stored_entry>& entries = fresh.build_input(keys.size(), entries_lease.get());
-    for (std::size_t r = 0; r < keys.size(); ++r) {
-      const auto id = static_cast<std::uint32_t>(keys[r] & 0xffffffffu);
-      entries[r] = {store.object_box(id), id, store.object_layers(id)};
-    }
-    fresh.reserve_objects(records_.size());
-    fresh.note_extent(core_.overhang());  // the same objects
-    fresh.build(entries, keys, key_of);
-    core_ = std::move(fresh);
-  }
+  void rebuild(const box_type& world);
 
   /// Removes the object. Throws std::invalid_argument (tree unchanged) for a stale, null or foreign handle.
   /// O(depth) plus a merge when a subtree empties below the threshold; keeps the freed memory for reuse. Allocates
@@ -443,35 +416,17 @@ class Tree {
   /// inside the shape are reported without a test. fn returns void, or bool where false stops. Allocates nothing.
   /// Throws std::invalid_argument for an invalid shape.
   template <class Shape, class Fn>
-  void query_nodes(const Shape& shape, Fn&& fn, bool skip_empty = true) const {
-    static_assert(std::is_same_v<decltype(bounding_box(shape)), box_type>,
-                  "quadrant: the query shape's dimension or scalar type differs from the tree's");
-    check_shape(shape);
-    const detail::WalkScope walking(this);
-    detail::nodes_walk(core_.store(), shape, skip_empty,
-                       [&](std::uint32_t n) { return detail::call_and_continue(fn, view(n)); });
-  }
+  void query_nodes(const Shape& shape, Fn&& fn, bool skip_empty = true) const;
 
   /// The leaf whose cell holds `point` (a point on a face shared by two cells belongs to the upper one, except on
   /// the world's upper faces). O(depth). Throws std::invalid_argument for a non-finite point or one outside the
   /// world (no cell holds it).
-  node_view locate(const vec_type& point) const {
-    check_point(point, "locate");
-    if (!overlaps(core_.world(), point)) throw std::invalid_argument("quadrant: locate: point outside the world");
-    std::uint32_t n = 0;
-    while (!core_.store().is_leaf(n)) n = core_.child_owning(n, point);
-    return view(n);
-  }
+  node_view locate(const vec_type& point) const;
 
   /// Calls fn(const NodeView&) for every node in pre-order (a parent before its children, children in order).
   /// fn returns void, or bool where false stops. Allocates nothing.
   template <class Fn>
-  void for_each_node(Fn&& fn) const {
-    const detail::WalkScope walking(this);
-    core_.store().walk(0, 0, [&](std::uint32_t n) {
-      return detail::call_and_continue(fn, view(n)) ? detail::Step::Descend : detail::Step::Stop;
-    });
-  }
+  void for_each_node(Fn&& fn) const;
 
   /// Calls fn(Handle, const T&, const Box&) for every object, in handle-index order. fn returns void, or bool where
   /// false stops. O(records ever live).
@@ -488,42 +443,11 @@ class Tree {
 
   /// Nodes, leaves, depth, objects, entries, heap bytes, objects outside the world and the root's own entries.
   /// O(nodes + records ever live).
-  Stats stats() const {
-    Stats s;
-    s.objects = size_;
-    const auto& store = core_.store();
-    s.bytes = store.bytes() + core_.scratch_bytes() + records_.capacity() * sizeof(Record) +
-              generations_.capacity() * sizeof(std::uint32_t) +
-              free_records_.capacity() * sizeof(std::uint32_t);
-    store.walk(0, 0, [&](std::uint32_t n) {
-      ++s.nodes;
-      if (store.is_leaf(n)) ++s.leaves;
-      s.depth = std::max(s.depth, store.depth(n));
-      s.references += store.entries(n).size();
-      return detail::Step::Descend;
-    });
-    s.root_entries = store.entries(0).size();
-    const box_type& world = config().world;
-    for (std::uint32_t id = 0; id < records_.size(); ++id)
-      if (records_[id].value && !quadrant::contains(world, store.object_box(id))) ++s.outside_world;
-    return s;
-  }
+  Stats stats() const;
 
   /// Checks every invariant of the tree and throws std::logic_error naming the first one broken. A debugging aid
   /// (the tests call it after every mutation): O(nodes + objects × depth), more under Leaves; it allocates.
-  void validate() const {
-    struct Records {
-      const Tree& tree;
-      std::size_t slots() const { return tree.records_.size(); }
-      bool live(std::uint32_t id) const { return tree.records_[id].value.has_value(); }
-      // An object's box and layers are those of its first entry: validate checks every other entry against them.
-      const box_type& box(std::uint32_t id) const { return tree.core_.store().object_box(id); }
-      std::uint32_t layers(std::uint32_t id) const { return tree.core_.store().object_layers(id); }
-      std::size_t size() const { return tree.size_; }
-      std::size_t free_slots() const { return tree.free_records_.size(); }
-    };
-    detail::validate_tree(core_, Records{*this});
-  }
+  void validate() const;
 
  private:
   template <int D2, class TA, class TB, class S2, class Fn>
@@ -590,19 +514,7 @@ class Tree {
     size_ = 0;
   }
 
-  node_view view(std::uint32_t n) const {
-    const auto& store = core_.store();
-    const auto entries = store.entries(n);
-    return node_view{store.cell(n),
-                     store.bounds(n),
-                     store.depth(n),
-                     store.is_leaf(n),
-                     n,
-                     store.parent(n),
-                     NodeItems<D, S>(entries.data(), entries.size(), this, &handle_of_erased),
-                     store.count(n),
-                     store.layers(n)};
-  }
+  node_view view(std::uint32_t n) const;
 
   static void check_layers(std::uint32_t layers, const char* what) {
     if (layers == 0)

@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: MIT
-// quadrant internals: the invariant checker behind Tree::validate. Not for direct inclusion.
+// quadrant internals: the invariant checker, Tree::validate, and Tree::stats (tree/tree.hpp). Not for direct
+// inclusion: <quadrant/tree.hpp> brings it.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
+#include "../stats.hpp"
 #include "core.hpp"
+#include "tree.hpp"
 
 namespace quadrant::detail {
 
@@ -144,3 +149,44 @@ void validate_tree(const TreeCore<D, S>& core, const Records& records) {
 }
 
 }  // namespace quadrant::detail
+
+namespace quadrant {
+
+template <int D, class T, class S>
+Stats Tree<D, T, S>::stats() const {
+  Stats s;
+  s.objects = size_;
+  const auto& store = core_.store();
+  s.bytes = store.bytes() + core_.scratch_bytes() + records_.capacity() * sizeof(Record) +
+            generations_.capacity() * sizeof(std::uint32_t) +
+            free_records_.capacity() * sizeof(std::uint32_t);
+  store.walk(0, 0, [&](std::uint32_t n) {
+    ++s.nodes;
+    if (store.is_leaf(n)) ++s.leaves;
+    s.depth = std::max(s.depth, store.depth(n));
+    s.references += store.entries(n).size();
+    return detail::Step::Descend;
+  });
+  s.root_entries = store.entries(0).size();
+  const box_type& world = config().world;
+  for (std::uint32_t id = 0; id < records_.size(); ++id)
+    if (records_[id].value && !quadrant::contains(world, store.object_box(id))) ++s.outside_world;
+  return s;
+}
+
+template <int D, class T, class S>
+void Tree<D, T, S>::validate() const {
+  struct Records {
+    const Tree& tree;
+    std::size_t slots() const { return tree.records_.size(); }
+    bool live(std::uint32_t id) const { return tree.records_[id].value.has_value(); }
+    // An object's box and layers are those of its first entry: validate checks every other entry against them.
+    const box_type& box(std::uint32_t id) const { return tree.core_.store().object_box(id); }
+    std::uint32_t layers(std::uint32_t id) const { return tree.core_.store().object_layers(id); }
+    std::size_t size() const { return tree.size_; }
+    std::size_t free_slots() const { return tree.free_records_.size(); }
+  };
+  detail::validate_tree(core_, Records{*this});
+}
+
+}  // namespace quadrant
