@@ -140,6 +140,30 @@ test('k and limit beyond the object count answer every object and corrupt nothin
   fresh.validate();
 });
 
+test('a scratch buffer that cannot grow is kept: the failed call changes nothing and corrupts nothing', () => {
+  const streamer = new q.Streamer({ world: [0, 0, 0, 100, 100, 100] });
+  streamer.add(1, 1, 1, 1, 2, 2, 2);
+  const near = { position: [0, 0, 0], prefetchRadius: 10 }, far = { position: [90, 90, 90], prefetchRadius: 1 };
+  // The sources' scratch (35 KB): freed, its memory would go to the tree below, and the next update would write
+  // over the tree (as the issue saw: a broken tree, or a call to a function pointer overwritten).
+  const many = Array.from({ length: 200 }, (_, i) => (i % 2 ? near : far));
+  assert.deepEqual(streamer.update(many).loads.map((l) => l.id), [1]);
+  // Sources of 176 bytes each, just under 2^31 bytes in all: no check refuses it, and no 2 GB memory can hold it.
+  // (A sparse array: its length costs nothing.)
+  const tooMany = new Array(Math.floor((2 ** 31 - 16) / 176));
+  refused(() => streamer.update(tooMany), /out of memory/, 'out_of_memory');
+  // The old scratch is still the streamer's: a tree allocated now must not share its memory.
+  const tree = new q.QuadTree({ world: [0, 0, 100, 100] });
+  for (let i = 0; i < 3000; ++i) tree.insert(i % 97, i % 89, (i % 97) + 1, (i % 89) + 1, i);
+  for (let k = 0; k < 3; ++k) streamer.update(many);
+  assert.equal(tree.query(Shape.box(0, 0, 100, 100)).length, 3000);
+  tree.validate();
+  streamer.validate();
+  assert.equal(streamer.state(1), 'loading');
+  tree.dispose();
+  streamer.dispose();
+});
+
 test('a handle of another tree is refused', () => {
   const a = new q.QuadTree({ world: [0, 0, 100, 100] });
   const b = new q.QuadTree({ world: [0, 0, 100, 100] });
