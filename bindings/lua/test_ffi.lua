@@ -10,42 +10,10 @@ package.path = (arg[2] or here) .. "/?.lua;" .. package.path
 package.cpath = (arg[1] or ".") .. "/?.so;" .. package.cpath
 local qffi = require "quadrant.ffi"
 qffi.load()   -- libquadrant_c.so from package.cpath
+package.path = package.path .. ";" .. here .. "/?.lua"  -- after quadrant.ffi: the installed one is the one tested
+local T = require "test_support"
+local check, raises, meet, overlaps, gap2 = T.check, T.raises, T.masks_meet, T.overlaps, T.gap2
 
-local failures = 0
-local function check(cond, what)
-  if not cond then
-    failures = failures + 1
-    io.stderr:write("check failed: " .. what .. "\n" .. debug.traceback() .. "\n")
-  end
-end
-local function raises(pattern, f, ...)
-  local ok, message = pcall(f, ...)
-  check(not ok and tostring(message):find(pattern, 1, true) ~= nil,
-        "expected an error with \"" .. pattern .. "\", got " .. tostring(message))
-end
-
--- (a & b) ~= 0 for masks below 2^8, in arithmetic (LuaJIT's bit library would do, but this reads as the rule).
-local function meet(a, b)
-  for _ = 1, 8 do
-    if a % 2 == 1 and b % 2 == 1 then return true end
-    a, b = math.floor(a / 2), math.floor(b / 2)
-  end
-  return false
-end
-local function overlaps(a, b, d)  -- closed boxes
-  for i = 1, d do
-    if a[d + i] < b[i] or b[d + i] < a[i] then return false end
-  end
-  return true
-end
-local function gap2(p, b, d)  -- squared distance from a point to a box
-  local s = 0
-  for i = 1, d do
-    local g = p[i] < b[i] and b[i] - p[i] or (p[i] > b[d + i] and p[i] - b[d + i] or 0)
-    s = s + g * g
-  end
-  return s
-end
 -- Whether the array `got` (n entries, then nil) holds exactly the values of `want`, once each.
 local function same(got, n, want)
   if #want ~= n or got[n + 1] ~= nil then return false end
@@ -317,8 +285,4 @@ do
   collectgarbage()
 end
 
-if failures > 0 then
-  io.stderr:write(failures .. " checks failed\n")
-  os.exit(1)
-end
-print("quadrant.ffi: all checks passed")
+T.finish("quadrant.ffi: all checks passed")
