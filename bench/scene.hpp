@@ -57,7 +57,7 @@ class MovingScene {
     std::vector<Cluster> clusters;
     for (int c = 0; c < 8; ++c) clusters.push_back({rng.uniform(0.15 * w, 0.85 * w), rng.uniform(0.15 * h, 0.85 * h)});
     const double sigma = h / 16;
-    centres_.resize(n);
+    centers_.resize(n);
     halves_.resize(n);
     velocities_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -71,11 +71,11 @@ class MovingScene {
         y = std::clamp(c.y + sigma * gaussian(rng), half, h - half);
       }
       const double speed = rng.uniform(0.05, 0.2), angle = rng.uniform(0, 2 * M_PI);
-      centres_[i] = {float(x), float(y)};
+      centers_[i] = {float(x), float(y)};
       halves_[i] = float(half);
       velocities_[i] = {float(speed * std::cos(angle)), float(speed * std::sin(angle))};
     }
-    initial_centres_ = centres_;
+    initial_centers_ = centers_;
     initial_velocities_ = velocities_;
     boxes_.resize(n);
     refresh();
@@ -83,22 +83,22 @@ class MovingScene {
 
   /// Back to frame 0, so the next contender sees the same frames.
   void reset() {
-    centres_ = initial_centres_;
+    centers_ = initial_centers_;
     velocities_ = initial_velocities_;
     refresh();
   }
 
   /// Moves every box one frame, bouncing off the walls.
   void step() {
-    for (std::size_t i = 0; i < centres_.size(); ++i) {
+    for (std::size_t i = 0; i < centers_.size(); ++i) {
       for (int a = 0; a < 2; ++a) {
-        float c = centres_[i][a] + velocities_[i][a];
+        float c = centers_[i][a] + velocities_[i][a];
         const float lo = world_.min[a] + halves_[i], hi = world_.max[a] - halves_[i];
         if (c < lo || c > hi) {
           velocities_[i][a] = -velocities_[i][a];
           c = std::clamp(c, lo, hi);
         }
-        centres_[i][a] = c;
+        centers_[i][a] = c;
       }
     }
     refresh();
@@ -117,14 +117,14 @@ class MovingScene {
 
   void refresh() {
     for (std::size_t i = 0; i < boxes_.size(); ++i) {
-      const Vec2 c = centres_[i];
+      const Vec2 c = centers_[i];
       const float r = halves_[i];
       boxes_[i] = {{c.x - r, c.y - r}, {c.x + r, c.y + r}};
     }
   }
 
   Box2 world_;
-  std::vector<Vec2> centres_, velocities_, initial_centres_, initial_velocities_;
+  std::vector<Vec2> centers_, velocities_, initial_centers_, initial_velocities_;
   std::vector<float> halves_;
   std::vector<Box2> boxes_;
 };

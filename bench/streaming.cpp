@@ -54,7 +54,7 @@ std::vector<Box3> make_map(std::size_t n, float side, std::uint64_t seed) {
   return out;
 }
 
-/// Frame f of the flight: a loop of radius 0.35 side around the centre, 40 high, looking ahead and slightly down.
+/// Frame f of the flight: a loop of radius 0.35 side around the center, 40 high, looking ahead and slightly down.
 quadrant::StreamingSource<float> source_at(int f, int frames, float side) {
   const double t = 2 * std::numbers::pi * f / frames, r = 0.35 * side, c = side / 2.0;
   const Vec3 eye{float(c + r * std::cos(t)), 40, float(c + r * std::sin(t))};

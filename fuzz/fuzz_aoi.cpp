@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Fuzz target: an AoiWorld driven by a byte stream against a brute-force model written from docs/aoi.md, not from
 // the library. The first bytes pick float or double and the settings, each field over its valid range: a tiny,
-// ordinary, huge, vast or minute world (squared distances below S's smallest normal value), centred or not;
+// ordinary, huge, vast or minute world (squared distances below S's smallest normal value), centered or not;
 // hysteresis 0, lattice steps, random or the largest finite value; skin automatic, small, tiny, random or huge;
 // max_depth 0..30; split_threshold 1..100 (and a bad setting, which must be refused). The rest is a sequence of
 // operations on up to 72 entities (a few past 64, where the world renumbers its slots): add (every mode, layer
@@ -99,7 +99,7 @@ struct Run : quadrant_fuzz::Draw<S> {
   using V = Vec<2, S>;
   using E = Ent<S>;
   using D = quadrant_fuzz::Draw<S>;
-  using D::centre, D::half, D::unit, D::value, D::coordinate, D::radius;
+  using D::center, D::half, D::unit, D::value, D::coordinate, D::radius;
   explicit Run(FuzzedDataProvider& provider) : D{provider, kMaxValue<S>}, in(provider) {}
 
   FuzzedDataProvider& in;  // D's, named here so that its member templates need no `template` keyword
@@ -648,12 +648,12 @@ void run_space(FuzzedDataProvider& in) {
     default: r.half = world_half = 100; break;
   }
   r.unit = r.half / 8;
-  if (in.ConsumeIntegralInRange<int>(0, 3) == 0) r.centre = r.half * in.ConsumeIntegralInRange<int>(-2, 2);
+  if (in.ConsumeIntegralInRange<int>(0, 3) == 0) r.center = r.half * in.ConsumeIntegralInRange<int>(-2, 2);
   AoiSettings<S>& s = r.settings;
-  const double world_centre = world_half == max / 2 ? 0 : r.centre;
-  s.world = Box<2, S>{{static_cast<S>(world_centre - world_half), static_cast<S>(world_centre - world_half)},
-                      {static_cast<S>(world_centre + world_half), static_cast<S>(world_centre + world_half)}};
-  if (in.ConsumeBool()) s.world.max.y = static_cast<S>(world_centre + world_half / 4);  // not square
+  const double world_center = world_half == max / 2 ? 0 : r.center;
+  s.world = Box<2, S>{{static_cast<S>(world_center - world_half), static_cast<S>(world_center - world_half)},
+                      {static_cast<S>(world_center + world_half), static_cast<S>(world_center + world_half)}};
+  if (in.ConsumeBool()) s.world.max.y = static_cast<S>(world_center + world_half / 4);  // not square
   switch (in.ConsumeIntegralInRange<int>(0, 7)) {
     case 0: s.hysteresis = static_cast<S>(in.ConsumeFloatingPointInRange<double>(0, 2 * r.half)); break;
     case 1: s.hysteresis = in.ConsumeBool() ? std::numeric_limits<S>::max() : static_cast<S>(big); break;

@@ -69,24 +69,24 @@ struct ScrambledIds {
   static_assert(inverse() * Mul == 1 && key_of(id_of(Keys - 1)) == Keys - 1);
 };
 
-// Coordinates and radii in S drawn from the byte stream around a run's scale: random within centre +- 3 half,
+// Coordinates and radii in S drawn from the byte stream around a run's scale: random within center +- 3 half,
 // lattice steps of `unit` (shared edges, touching distances, 3-4-5 triangles), or fractions of the largest value
 // a target accepts (max).
 template <class S>
 struct Draw {
   FuzzedDataProvider& in;
   double max;
-  double centre = 0, half = 100, unit = 12.5;
+  double center = 0, half = 100, unit = 12.5;
 
   S value(double v) const { return static_cast<S>(std::clamp(v, -max, max)); }
   S coordinate() {
     switch (in.ConsumeIntegralInRange<int>(0, 9)) {
-      case 0: return value(centre + in.ConsumeFloatingPointInRange<double>(-3 * half, 3 * half));
+      case 0: return value(center + in.ConsumeFloatingPointInRange<double>(-3 * half, 3 * half));
       case 1: {
         const double x = in.PickValueInArray({1.0, 0.5, 1 - 1.0 / 1024, 1.0 / 3});
         return value((in.ConsumeBool() ? 1 : -1) * x * max);
       }
-      default: return value(centre + unit * in.ConsumeIntegralInRange<int>(-24, 24));
+      default: return value(center + unit * in.ConsumeIntegralInRange<int>(-24, 24));
     }
   }
   // 0, -0 (a radius of zero, not a negative one), the largest values, random, or lattice half-steps; with

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Fuzz target: a Streamer driven by a byte stream against a brute-force model written from docs/streaming.md, not
 // from the library. The first bytes pick float or double and the configuration: the octree (a tiny, ordinary,
-// huge or minute world, centred or not, flat or not, any placement, max_depth 0..10, split_threshold 0..32 with
+// huge or minute world, centered or not, flat or not, any placement, max_depth 0..10, split_threshold 0..32 with
 // full trees kept small, min_node_size), unload_margin (0, lattice steps, random, tiny or the largest finite value)
 // and both caps (0, 1..16 or unlimited; a bad margin must be refused). The rest is a sequence of operations on up
 // to 64 objects: add (also rows of them), remove, move (small shifts, new boxes, flat ones, boxes out to the
@@ -82,7 +82,7 @@ struct Run : quadrant_fuzz::Draw<S> {
   using B = Box<3, S>;
   using Source = StreamingSource<S>;
   using D = quadrant_fuzz::Draw<S>;
-  using D::centre, D::half, D::unit, D::value, D::coordinate;
+  using D::center, D::half, D::unit, D::value, D::coordinate;
   static constexpr double kMax = static_cast<double>(std::numeric_limits<S>::max());
   explicit Run(FuzzedDataProvider& provider) : D{provider, kMax}, in(provider) {}
 
@@ -100,7 +100,7 @@ struct Run : quadrant_fuzz::Draw<S> {
     B b;
     if (in.ConsumeIntegralInRange<int>(0, 3) != 0) {  // an ordinary object: a lattice cell or a few
       for (int a = 0; a < 3; ++a) {
-        const double lo = centre + unit / 2 * in.ConsumeIntegralInRange<int>(-48, 48);
+        const double lo = center + unit / 2 * in.ConsumeIntegralInRange<int>(-48, 48);
         b.min[a] = value(lo);
         b.max[a] = value(lo + unit / 2 * in.ConsumeIntegralInRange<int>(0, 4));
       }
@@ -611,13 +611,13 @@ void run_space(FuzzedDataProvider& in) {
     default: r.half = 100; break;
   }
   r.unit = r.half / 8;
-  if (in.ConsumeIntegralInRange<int>(0, 3) == 0) r.centre = r.half * in.ConsumeIntegralInRange<int>(-2, 2);
+  if (in.ConsumeIntegralInRange<int>(0, 3) == 0) r.center = r.half * in.ConsumeIntegralInRange<int>(-2, 2);
   StreamerConfig<S>& c = r.config;
   for (int a = 0; a < 3; ++a) {
-    c.tree.world.min[a] = static_cast<S>(r.centre - r.half);
-    c.tree.world.max[a] = static_cast<S>(r.centre + r.half);
+    c.tree.world.min[a] = static_cast<S>(r.center - r.half);
+    c.tree.world.max[a] = static_cast<S>(r.center + r.half);
   }
-  if (in.ConsumeBool()) c.tree.world.max[1] = static_cast<S>(r.centre + r.half / 4);  // a flat world
+  if (in.ConsumeBool()) c.tree.world.max[1] = static_cast<S>(r.center + r.half / 4);  // a flat world
   c.tree.placement = static_cast<Placement>(in.ConsumeIntegralInRange<int>(0, 2));
   c.tree.max_depth = in.ConsumeIntegralInRange<int>(0, 10);  // deeper trees are fuzz_tree's (validate() walks them)
   c.tree.split_threshold = in.ConsumeBool() ? in.ConsumeIntegralInRange<int>(1, 32) : in.ConsumeIntegralInRange<int>(0, 4);

@@ -764,7 +764,7 @@ TEST(Build, RebuildOverANewWorld2DDouble) { check_rebuild<2, double>(62, 1e6); }
 TEST(Build, RebuildOverANewWorld3DFloat) { check_rebuild<3, float>(63, 100); }
 TEST(Build, RebuildOverANewWorld3DDouble) { check_rebuild<3, double>(64, 1e-3); }
 
-// A square window of side half * 10^u, u uniform in [min_exponent, 0.3], centred anywhere in the world.
+// A square window of side half * 10^u, u uniform in [min_exponent, 0.3], centered anywhere in the world.
 template <int D, class S>
 Box<D, S> random_window(Scene<D, S>& scene, double half, double min_exponent) {
   const double side = half * std::pow(10.0, scene.real(min_exponent, 0.3));

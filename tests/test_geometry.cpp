@@ -268,7 +268,7 @@ TYPED_TEST(GeometryTest, CenterAndExtentAreExact) {
     const Box<D, S> cl = clamp(b, b);
     EXPECT_EQ(cl, b);
   }
-  // Centre of a huge box does not overflow.
+  // Center of a huge box does not overflow.
   Box<D, S> huge{};
   for (int i = 0; i < D; ++i) {
     huge.min[i] = -std::numeric_limits<S>::max();

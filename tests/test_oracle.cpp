@@ -835,7 +835,7 @@ class SceneGen {
     V p{};
     for (int i = 0; i < D; ++i) {
       const auto& lines = lines_[i];
-      // The centre lines most often: they are the ones every tree has.
+      // The center lines most often: they are the ones every tree has.
       p[i] = rng_.chance(0.5) ? lines[0] : lines[rng_.index(lines.size())];
     }
     return p;
@@ -1722,7 +1722,7 @@ TYPED_TEST(OracleTyped, HundredsOnOnePoint) {
                                                  : T::config(placement, 0, 8);
       typename T::TreeT tree(c);
       Oracle<T::D, typename T::S> oracle;
-      const auto on_lines = T::point(0);  // the centre of the world: on every axis' first split line
+      const auto on_lines = T::point(0);  // the center of the world: on every axis' first split line
       auto off_lines = T::point(37.25);
       off_lines[0] = static_cast<typename T::S>(-50);  // on one split line only
       std::uint64_t id = 1;
@@ -1833,7 +1833,7 @@ TYPED_TEST(OracleTyped, TouchingGridOnSplitLines) {
     }
 }
 
-// Three boxes that only touch a cell with a face: their top faces lie on the world's centre line (so they touch the
+// Three boxes that only touch a cell with a face: their top faces lie on the world's center line (so they touch the
 // cells above it), or they lie wholly outside the world (so their boxes clamped into the world lie on its face).
 // No split can ever separate them there, so the tree must not keep splitting: at most node_budget nodes. Queries and
 // pairs stay exact.
@@ -1849,7 +1849,7 @@ TYPED_TEST(OracleTyped, LeavesObjectsTouchingACellFaceDoNotRefineToMaxDepth) {
       for (int i = 0; i < 3; ++i) {
         auto b = T::cube(-80, -20);
         b.min[1] = static_cast<typename T::S>(-40 + 5 * i);
-        b.max[1] = 0;  // the world's centre line
+        b.max[1] = 0;  // the world's center line
         if (outside) {
           b.min[0] = static_cast<typename T::S>(150 + 10 * i);
           b.max[0] = 200;

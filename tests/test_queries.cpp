@@ -105,9 +105,9 @@ class Checker {
     V c{};
     double side = rng_.real(0, 6);
     if (case_.scene == 2) {
-      // Clustered: most objects near a few centres.
-      static const double centres[3] = {-30, 5, 33};
-      const double at = centres[rng_.integer(0, 2)];
+      // Clustered: most objects near a few centers.
+      static const double centers[3] = {-30, 5, 33};
+      const double at = centers[rng_.integer(0, 2)];
       for (int i = 0; i < D; ++i) c[i] = coord(at - 6, at + 6);
       side = rng_.real(0, 2);
     } else {

@@ -475,7 +475,7 @@ TEST(QueriesExtra, NearestSeesBoxesGrownByAThreadedBatchMove) {
   const std::vector<Handle> handles = tree.assign(items);
   // Two batches: every 991st point grows by 3 units a side (most stay in their nodes, moved in place by the
   // threads: the only boxes to grow, so the threads' notes alone make the overhang), then every 997th by 40 (they
-  // move to nodes high above). A query point inside each, 3/4 of its half-extent from its centre.
+  // move to nodes high above). A query point inside each, 3/4 of its half-extent from its center.
   for (const auto& [step, half] : {std::pair<std::size_t, float>{991, 3.0f}, {997, 40.0f}}) {
     SCOPED_TRACE(half);
     std::vector<std::size_t> grown;

@@ -11,7 +11,7 @@
 //    tol (an empty result: certainly disjoint, the distance exceeds tol). Cases between the two are within tol of
 //    touching and skipped; tol is 1e-4 for float (inputs are rounded to float, cos/sin too) and 1e-9 for double,
 //    on shapes of size ~10. At least 95% of the cases must be decided.
-//  * Circles: the distance from the centre to the polygon by crossing-number point-in-polygon and a ternary search
+//  * Circles: the distance from the center to the polygon by crossing-number point-in-polygon and a ternary search
 //    along each edge; |distance - radius| <= tol is skipped.
 //  * Any finite magnitude (subnormal to the largest value, float and double): separating axes in long double on
 //    both shapes' outlines with unit normals, a band of a few roundings of S at the shape's magnitude undecided (see
@@ -434,8 +434,8 @@ TYPED_TEST(PolygonTest, OrientedBoxCheckShape) {
       EXPECT_EQ(std::string(e.what()).rfind("quadrant: oriented box: ", 0), 0u) << e.what();
     }
   };
-  rejects({V{nan, 0}, V{1, 1}, 0}, "NaN centre");
-  rejects({V{0, inf}, V{1, 1}, 0}, "infinite centre");
+  rejects({V{nan, 0}, V{1, 1}, 0}, "NaN center");
+  rejects({V{0, inf}, V{1, 1}, 0}, "infinite center");
   rejects({V{0, 0}, V{nan, 1}, 0}, "NaN extent");
   rejects({V{0, 0}, V{1, inf}, 0}, "infinite extent");
   rejects({V{0, 0}, V{-1, 1}, 0}, "negative extent");
@@ -676,7 +676,7 @@ TYPED_TEST(PolygonTest, NarrowPhaseConstructedCases) {
 // least that; negative: they overlap, and no translation shorter than -separation pulls them apart (the least
 // penetration of two convex polygons lies along one of those normals; extra axes only make it smaller). Within the
 // band of zero the case is undecided. The band is the library's rounding: 32 roundings of S at the shape's magnitude
-// (|centre| + extents, or the largest vertex coordinate) and 64 of S's smallest subnormal (products of subnormal
+// (|center| + extents, or the largest vertex coordinate) and 64 of S's smallest subnormal (products of subnormal
 // coordinates). Long double must hold every coordinate of S with a wider significand (x86's 80-bit format does);
 // where it does not, the test is skipped.
 
@@ -811,7 +811,7 @@ std::string show(const Box<2, S>& b) {
 }
 
 // The reported case: a box turned by 45 degrees near the largest finite value, whose every corner is finite while
-// centre . u (about 1.25 max) overflowed to infinity, so the u axis separated nothing: the corner of its bounding box,
+// center . u (about 1.25 max) overflowed to infinity, so the u axis separated nothing: the corner of its bounding box,
 // far outside it, was contained, and boxes beyond it were Inside.
 TYPED_TEST(PolygonTest, ObbNearLargestFiniteValue) {
   using S = TypeParam;
@@ -904,7 +904,7 @@ LD extreme_coordinate(std::mt19937& rng) {
   return (lattice(rng, 0, 1) == 0 ? 1 : -1) * extreme_length<S>(rng);
 }
 
-// Extents relative to a centre's magnitude m: from m / 2 down to where S still resolves them against m well above
+// Extents relative to a center's magnitude m: from m / 2 down to where S still resolves them against m well above
 // the reference's band.
 template <class S>
 LD relative_size(std::mt19937& rng, LD m) {
@@ -912,8 +912,8 @@ LD relative_size(std::mt19937& rng, LD m) {
   return (m > 0 ? m : 1) * std::ldexp(LD(uniform(rng, 0.5, 1)), -lattice(rng, 1, finest));
 }
 
-// A valid oriented box at any magnitude, its extents independent of its centre or relative to it; angle 0 or pi/2,
-// a zero extent, a needle, or a centre near a corner of the finite range, often.
+// A valid oriented box at any magnitude, its extents independent of its center or relative to it; angle 0 or pi/2,
+// a zero extent, a needle, or a center near a corner of the finite range, often.
 template <class S>
 OrientedBox<S> extreme_obb(std::mt19937& rng) {
   for (;;) {
@@ -948,7 +948,7 @@ OrientedBox<S> extreme_obb(std::mt19937& rng) {
   }
 }
 
-// A convex polygon at any magnitude (points on an ellipse, rounded to S), its size independent of its centre or
+// A convex polygon at any magnitude (points on an ellipse, rounded to S), its size independent of its center or
 // relative to it; nothing when the constructor refuses it (coordinates so large that an edge times a coordinate
 // overflows, which is every polygon of some size far from the origin, or too small to keep three corners apart).
 template <class S>

@@ -2,7 +2,7 @@
 // Round query shapes (Circle, Sphere, Ring, Ellipse, Sector), for float and double.
 //
 // Oracles (none shares code with the library; all in long double):
-//  * Circle, Sphere, Ring: the distance from the centre to the box's nearest point (clamping the centre into the box)
+//  * Circle, Sphere, Ring: the distance from the center to the box's nearest point (clamping the center into the box)
 //    and to its farthest point (the largest over its corners). A ring meets a box iff nearest <= outer and farthest
 //    >= inner. A distance within tol of a radius is skipped.
 //  * Ellipse: the minimum over the box of the ellipse's quadratic form ((frame x / rx)^2 + (frame y / ry)^2), by a
@@ -23,7 +23,7 @@
 // classify is checked for consistency with overlaps on (shape, node, b inside node) triples, b often on node's faces
 // and corners and often of zero size; Inside and Outside must each be frequent.
 // At extreme magnitudes (fields from subnormal to the largest finite value, mixed) the oracles decide the problem
-// moved to the shape's centre, clipped to a square around it and scaled by a power of two, in long double.
+// moved to the shape's center, clipped to a square around it and scaled by a power of two, in long double.
 #include <quadrant/geometry.hpp>
 
 #include <gtest/gtest.h>
@@ -702,7 +702,7 @@ TYPED_TEST(RoundShapes, NearBoundaryCasesMatchOracle) {
       if (r.inner == 0) r.inner = r.outer / 2;
       const bool hole = rng.chance(0.5);
       const LD g = signed_gap(rng, tol<S>()), at = hole ? r.inner - g : r.outer + g;
-      const LD size = hole ? std::min(std::abs(at * ct), std::abs(at * st)) : 10;  // stays on the centre's side
+      const LD size = hole ? std::min(std::abs(at * ct), std::abs(at * st)) : 10;  // stays on the center's side
       const Box<2, S> b = box_at<2, S>(rng, A2{r.center.x + at * ct, r.center.y + at * st},
                                        hole ? A2{-ct, -st} : A2{ct, st}, size);
       ring.add(ring_oracle(r, b, tol<S>()), r, b);
@@ -786,7 +786,7 @@ Vec<2, S> inner_point(const Sector<S>& s) {
   return v2<S>(s.apex.x + k * s.direction.x, s.apex.y + k * s.direction.y);
 }
 
-// Nodes around the shape at many scales (some of zero size on an axis), a third of them centred on a boundary point
+// Nodes around the shape at many scales (some of zero size on an axis), a third of them centered on a boundary point
 // with sizes down to 1e-12 of the shape; for Outside and Inside nodes, overlaps must answer accordingly for the
 // node itself and for many boxes inside it.
 template <int D, class S, class Shape>
@@ -795,12 +795,12 @@ void check_classify(const Shape& shape, Rng& rng, Relations& count) {
   double scale = 1e-3;
   for (int i = 0; i < D; ++i) scale = std::max(scale, double(bb.max[i]) - double(bb.min[i]));
   for (int n = 0; n < 24; ++n) {
-    std::array<double, D> centre;
-    for (int i = 0; i < D; ++i) centre[i] = bb.min[i] - 0.3 * scale + rng.real(0, 1.6) * scale;
+    std::array<double, D> center;
+    for (int i = 0; i < D; ++i) center[i] = bb.min[i] - 0.3 * scale + rng.real(0, 1.6) * scale;
     double size = scale * std::pow(10.0, rng.real(-4, 0.3));
     const Vec<D, S> in = inner_point(shape);
     Vec<D, S> out;
-    for (int i = 0; i < D; ++i) out[i] = static_cast<S>(centre[i]);
+    for (int i = 0; i < D; ++i) out[i] = static_cast<S>(center[i]);
     if (n % 3 == 0 && contains(shape, in) && !contains(shape, out)) {  // bisect to the boundary
       std::array<double, D> a, b;
       for (int i = 0; i < D; ++i) a[i] = in[i], b[i] = out[i];
@@ -809,13 +809,13 @@ void check_classify(const Shape& shape, Rng& rng, Relations& count) {
         for (int i = 0; i < D; ++i) mid[i] = static_cast<S>((a[i] + b[i]) / 2);
         for (int i = 0; i < D; ++i) (contains(shape, mid) ? a[i] : b[i]) = (a[i] + b[i]) / 2;
       }
-      centre = a;
+      center = a;
       size = scale * std::pow(10.0, rng.real(-12, -2));
     }
     Box<D, S> node;
     for (int i = 0; i < D; ++i) {
-      node.min[i] = static_cast<S>(centre[i] - size * rng.real(0, 1));
-      const S hi = static_cast<S>(centre[i] + size * rng.real(0, 1));
+      node.min[i] = static_cast<S>(center[i] - size * rng.real(0, 1));
+      const S hi = static_cast<S>(center[i] + size * rng.real(0, 1));
       node.max[i] = rng.chance(0.1) ? node.min[i] : std::max(node.min[i], hi);
     }
     const Relation rel = classify(shape, node);
@@ -1084,8 +1084,8 @@ TYPED_TEST(RoundShapes, HugeBoxesAndExtremeRadii) {
 
 // The reported case: an ellipse<double> whose radii are near the largest double, turned by 45 degrees. Its frame
 // coordinates (c x + s y) overflowed; classify then took the infinite margin for room and answered Inside for its
-// own bounding box, whose corners overlaps rightly rejects (they lie sqrt(2) radii from the centre). Mixed
-// magnitudes too: a huge centre with small radii, a small centre with huge radii.
+// own bounding box, whose corners overlaps rightly rejects (they lie sqrt(2) radii from the center). Mixed
+// magnitudes too: a huge center with small radii, a small center with huge radii.
 TEST(RoundShapesExtreme, EllipseNearLargestDoubleIsConsistent) {
   const double big = std::numeric_limits<double>::max();
   const double quarter = kPiD / 4;
@@ -1126,7 +1126,7 @@ TEST(RoundShapesExtreme, EllipseNearLargestDoubleIsConsistent) {
     EXPECT_TRUE(contains(e, Vec<2, double>{r * 0.99999 * 0.7071, r * 0.99999 * 0.7071}));
     EXPECT_FALSE(contains(e, Vec<2, double>{r * 1.00001 * 0.7072, r * 1.00001 * 0.7072}));
   }
-  // Small centre, huge and unequal radii, turned.
+  // Small center, huge and unequal radii, turned.
   for (const double a : {0.3, quarter, 1.2, -2.5}) {
     const Ellipse<double> e{{1, -2}, {big, big / 3}, a};
     consistent(e, bounding_box(e));
@@ -1137,7 +1137,7 @@ TEST(RoundShapesExtreme, EllipseNearLargestDoubleIsConsistent) {
     EXPECT_FALSE(overlaps(e, Box<2, double>{{big, big}, {big, big}}));
     EXPECT_FALSE(overlaps(e, Box<2, double>{{-big, big}, {-big, big}}));
   }
-  // Huge centre, small radii: answers exact to the spacing of doubles there.
+  // Huge center, small radii: answers exact to the spacing of doubles there.
   for (const double c : {big, 0.9 * big, -big / 2}) {
     const Ellipse<double> e{{c, -c}, {3, 1}, 0.5};
     const double in = std::nextafter(c, 0.0);  // one double off, towards 0
@@ -1155,7 +1155,7 @@ TEST(RoundShapesExtreme, EllipseNearLargestDoubleIsConsistent) {
 
 // Siblings of the case above. A needle thinner than the rounding of its length (radii ratio beyond about 1e15, at
 // ordinary magnitudes, float too) missed boxes it crosses: the box was scaled onto the unit disc whole, and the huge
-// quotients overflowed or rounded the crossing away. A centre plus a radius beyond the largest double made the
+// quotients overflowed or rounded the crossing away. A center plus a radius beyond the largest double made the
 // bounding box's rounding margin infinite, so the box was the whole plane and the differences overflowed.
 template <class S>
 void expect_needles_hit() {
@@ -1176,11 +1176,11 @@ void expect_needles_hit() {
     EXPECT_FALSE(overlaps(e, box2<S>(0.6 * c - s * 1e-2, 0.6 * s + c * 1e-2, 0.6 * c, 0.6 * s + c * 2e-2)));
   }
 }
-TEST(RoundShapesExtreme, NeedlesAndHugeCentres) {
+TEST(RoundShapesExtreme, NeedlesAndHugeCenters) {
   expect_needles_hit<float>();
   expect_needles_hit<double>();
   const double big = std::numeric_limits<double>::max();
-  // centre + radius beyond the largest double: the box reaching to 1.3e308 lies 4.7e307 short of the ellipse.
+  // center + radius beyond the largest double: the box reaching to 1.3e308 lies 4.7e307 short of the ellipse.
   const Ellipse<double> e{{big, -8.3238917689171537}, {2.8754481991339374e+306, 6.6737427467398899e+305},
                           -4.4689926057582579};
   const Box<2, double> b{{-1.4976007782496764e+308, -3.1400392786019952e+306},
@@ -1192,7 +1192,7 @@ TEST(RoundShapesExtreme, NeedlesAndHugeCentres) {
   EXPECT_GT(bounding_box(Circle<double>{{big, 0}, 1e306}).min.x, 0.9 * big);
   EXPECT_GT(bounding_box(Sector<double>{{big, 0}, {-1, 0}, 1e306, 0.5}).min.x, 0.9 * big);
   EXPECT_LT(bounding_box(Ring<double>{{-big, 0}, 1, 1e306}).max.x, -0.9 * big);
-  // A small ellipse far from the origin: a box holding its centre is hit, whatever the frame's rounding.
+  // A small ellipse far from the origin: a box holding its center is hit, whatever the frame's rounding.
   const Ellipse<double> small{{1e40, 1e40}, {1, 1}, 0.3};
   EXPECT_TRUE(overlaps(small, Box<2, double>{{1e40, 1e40 - 4e24}, {1e40 + 4e24, 1e40 + 4e24}}));
   EXPECT_TRUE(overlaps(small, Box<2, double>{{1e40 - 4e24, 1e40 - 4e24}, {1e40, 1e40}}));
@@ -1223,7 +1223,7 @@ TEST(RoundShapesExtreme, FlatNodesBesideHugeNeedles) {
     EXPECT_FALSE(overlaps(c.e, Box<2, double>{c.node.min, c.node.min}));
     EXPECT_FALSE(overlaps(detail::prepare(c.e), c.node));
   }
-  // The same needle, boxes across it near its centre and far along it: hit.
+  // The same needle, boxes across it near its center and far along it: hit.
   const Ellipse<double> e = cases[0].e;
   const double a = e.angle, ux = -std::sin(a), uy = std::cos(a);  // the long axis
   for (const double t : {0.0, 1.0, 1e100, 1e300, 4e307}) {
@@ -1232,8 +1232,8 @@ TEST(RoundShapesExtreme, FlatNodesBesideHugeNeedles) {
   }
 }
 
-// A reference for overlaps at any magnitude: the problem goes to long double, moved so the shape's centre is the
-// origin; the box is clipped to the square centre +- 2 reach (the shape lies within reach of its centre, so a box
+// A reference for overlaps at any magnitude: the problem goes to long double, moved so the shape's center is the
+// origin; the box is clipped to the square center +- 2 reach (the shape lies within reach of its center, so a box
 // beyond the square misses it, and clipping keeps all of the box the shape could meet) and everything is scaled by
 // 2^-e (exact) so that reach is about 1. The oracles above then decide, with a band relative to reach.
 int scale_exponent(LD reach) {
@@ -1322,8 +1322,8 @@ LD extreme_coordinate(Rng& r) {
   return (r.chance(0.5) ? 1 : -1) * extreme_length<S>(r);
 }
 
-// Nodes around a shape at an extreme magnitude (centre c, every point within reach of it), some of them spanning
-// every finite value, a third centred on a boundary point found by bisection; classify must agree with overlaps for
+// Nodes around a shape at an extreme magnitude (center c, every point within reach of it), some of them spanning
+// every finite value, a third centered on a boundary point found by bisection; classify must agree with overlaps for
 // the node and boxes inside it, and overlaps with the reference.
 template <int D, class S, class Shape>
 void check_extreme(const Shape& shape, const std::array<LD, D>& c, LD reach, const Vec<D, S>& in, LD band, Rng& rng,
@@ -1338,11 +1338,11 @@ void check_extreme(const Shape& shape, const std::array<LD, D>& c, LD reach, con
         lo[i] = std::min(a, b), hi[i] = std::max(a, b);
       }
     } else {
-      std::array<LD, D> centre;
-      for (int i = 0; i < D; ++i) centre[i] = c[i] + scale * LD(rng.real(-1.3, 1.3));
+      std::array<LD, D> center;
+      for (int i = 0; i < D; ++i) center[i] = c[i] + scale * LD(rng.real(-1.3, 1.3));
       LD size = scale * std::pow(10.0L, LD(rng.real(-4, 0.3)));
       Vec<D, S> out;
-      for (int i = 0; i < D; ++i) out[i] = to_scalar<S>(centre[i]);
+      for (int i = 0; i < D; ++i) out[i] = to_scalar<S>(center[i]);
       if (n % 3 == 0 && contains(shape, in) && !contains(shape, out)) {  // bisect to the boundary
         std::array<LD, D> a, b;
         for (int i = 0; i < D; ++i) a[i] = in[i], b[i] = out[i];
@@ -1352,12 +1352,12 @@ void check_extreme(const Shape& shape, const std::array<LD, D>& c, LD reach, con
           const bool hit = contains(shape, mid);
           for (int i = 0; i < D; ++i) (hit ? a[i] : b[i]) = (a[i] + b[i]) / 2;
         }
-        centre = a;
+        center = a;
         size = scale * std::pow(10.0L, LD(rng.real(-12, -2)));
       }
       for (int i = 0; i < D; ++i) {
-        lo[i] = centre[i] - size * LD(rng.real(0, 1));
-        hi[i] = rng.chance(0.1) ? lo[i] : centre[i] + size * LD(rng.real(0, 1));
+        lo[i] = center[i] - size * LD(rng.real(0, 1));
+        hi[i] = rng.chance(0.1) ? lo[i] : center[i] + size * LD(rng.real(0, 1));
       }
     }
     Box<D, S> node;

@@ -658,8 +658,8 @@ TYPED_TEST(FrustumTest, CamerasFarFromTheOriginAreAccepted) {
     c.ortho = false;
     const auto m = c.column_major<S>();
     const Frustum<S> f = Frustum<S>::from_view_projection(m, c.depth);  // must not throw
-    const V3 centre = c.inside_point(0.5, 0.5, 0.5);
-    EXPECT_TRUE(contains(f, vec<S>(centre)));
+    const V3 mid = c.inside_point(0.5, 0.5, 0.5);
+    EXPECT_TRUE(contains(f, vec<S>(mid)));
     EXPECT_FALSE(contains(f, vec<S>(c.eye + c.fwd * -(c.f + 1))));  // behind the camera
   }
 }
@@ -667,7 +667,7 @@ TYPED_TEST(FrustumTest, CamerasFarFromTheOriginAreAccepted) {
 TYPED_TEST(FrustumTest, BoxesMatchSeparatingAxes) {
   using S = TypeParam;
   std::mt19937 rng(22);
-  int decided = 0, total = 0, conservative = 0, hits = 0, centre_inside = 0;
+  int decided = 0, total = 0, conservative = 0, hits = 0, center_inside = 0;
   for (int cam = 0; cam < 100; ++cam) {
     SCOPED_TRACE(cam);
     const Camera c = random_camera(rng);
@@ -676,19 +676,19 @@ TYPED_TEST(FrustumTest, BoxesMatchSeparatingAxes) {
     const double tol = frustum_tol<S>() * c.scale();
     const std::array<V3, 8> fc = c.corners();
     for (int k = 0; k < 200; ++k) {
-      const V3 centre = c.inside_point(uniform(rng, -0.6, 1.6), uniform(rng, -0.6, 1.6), uniform(rng, -0.3, 1.3));
+      const V3 mid = c.inside_point(uniform(rng, -0.6, 1.6), uniform(rng, -0.6, 1.6), uniform(rng, -0.3, 1.3));
       const double size = uniform(rng, 0, c.scale() / 4);
       const V3 half{lattice(rng, 0, 5) ? uniform(rng, 0, size) : 0, uniform(rng, 0, size), uniform(rng, 0, size)};
-      const Box<3, S> b{vec<S>(centre - half), vec<S>(centre + half)};
+      const Box<3, S> b{vec<S>(mid - half), vec<S>(mid + half)};
       if (!is_valid(b)) continue;
       const V3 lo{double(b.min.x), double(b.min.y), double(b.min.z)}, hi{double(b.max.x), double(b.max.y), double(b.max.z)};
       const bool got = overlaps(f, b);
       ++total;
-      // The centre inside the frustum (by the clip-space oracle): the box must be reported.
+      // The center inside the frustum (by the clip-space oracle): the box must be reported.
       const Vec<3, S> cs = center(b);
       if (min_margin(clip_margins(m, c.depth, V3{double(cs.x), double(cs.y), double(cs.z)})) > tol) {
-        ++centre_inside;
-        ASSERT_TRUE(got) << "box " << k << " holds a visible centre";
+        ++center_inside;
+        ASSERT_TRUE(got) << "box " << k << " holds a visible center";
       }
       const Gaps g = sat_gaps(fc, lo, hi);
       if (g.face > tol) {
@@ -710,7 +710,7 @@ TYPED_TEST(FrustumTest, BoxesMatchSeparatingAxes) {
   EXPECT_GT(hits, decided / 5);
   EXPECT_GT(decided - hits - conservative, decided / 5);
   EXPECT_GT(conservative, 0);
-  EXPECT_GT(centre_inside, total / 10);
+  EXPECT_GT(center_inside, total / 10);
 }
 
 TYPED_TEST(FrustumTest, CamerasAlongEachAxis) {
@@ -906,10 +906,10 @@ TYPED_TEST(FrustumTest, ClassifyIsConsistentAndMasksCarry) {
     const Camera c = random_camera(rng);
     const Frustum<S> f = Frustum<S>::from_view_projection(c.column_major<S>(), c.depth);
     for (int k = 0; k < 100; ++k) {
-      const V3 centre = c.inside_point(uniform(rng, -0.5, 1.5), uniform(rng, -0.5, 1.5), uniform(rng, -0.3, 1.3));
+      const V3 at = c.inside_point(uniform(rng, -0.5, 1.5), uniform(rng, -0.5, 1.5), uniform(rng, -0.3, 1.3));
       const double size = uniform(rng, 0, c.scale() / (lattice(rng, 0, 1) ? 40 : 6));
       const V3 half{uniform(rng, 0, size), uniform(rng, 0, size), lattice(rng, 0, 6) ? uniform(rng, 0, size) : 0};
-      const Box<3, S> node{vec<S>(centre - half), vec<S>(centre + half)};
+      const Box<3, S> node{vec<S>(at - half), vec<S>(at + half)};
       if (!is_valid(node)) continue;
       std::uint32_t mask = Frustum<S>::all_tests;
       const Relation r = classify(f, node, mask);

@@ -341,7 +341,7 @@ TEST(Tree, ThousandsOnOnePointAtDeepMaxDepth) {
     QuadTree<int> tree(config2(p, 1, 64));
     std::vector<Handle> handles;
     for (int i = 0; i < 3000; ++i) handles.push_back(tree.insert({{37.5f, 12.25f}, {37.5f, 12.25f}}, i));
-    tree.insert({{50, 50}, {50, 50}}, -1);  // on every split line of the world's centre
+    tree.insert({{50, 50}, {50, 50}}, -1);  // on every split line of the world's center
     tree.validate();
     EXPECT_EQ(found(tree, Vec2{37.5f, 12.25f}).size(), 3000u);
     EXPECT_EQ(found(tree, Vec2{50, 50}), (std::vector<int>{-1}));

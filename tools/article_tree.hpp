@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // quadrant tool — the MMO article's own quadtree (seeds/000, Unity C#), ported line for line so that its traversal
 // count can be measured on exactly the frames quadrant runs on. It is the reference for the article's figures, not
-// part of the library: strict Contains, objects that straddle a centre line stay in the node, no split threshold,
+// part of the library: strict Contains, objects that straddle a center line stay in the node, no split threshold,
 // nodes created on demand down to the depth limit, Retrieve returning every object of every node on the path (and
-// of all four children when the query straddles a centre line, overlapping or not).
+// of all four children when the query straddles a center line, overlapping or not).
 #pragma once
 
 #include <cstdint>
@@ -78,7 +78,7 @@ class ArticleQuadTree {
     nodes_[n].first_child = first;
   }
 
-  // 0..3 = quadrants I..IV (upper right, upper left, lower left, lower right), -1 = straddles a centre line.
+  // 0..3 = quadrants I..IV (upper right, upper left, lower left, lower right), -1 = straddles a center line.
   static int quadrant_index(const AABB& cell, const AABB& b) {
     const bool left = b.x_max < cell.x_center, right = b.x_min > cell.x_center;
     const bool top = b.y_min > cell.y_center, bottom = b.y_max < cell.y_center;

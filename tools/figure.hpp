@@ -26,7 +26,7 @@ enum class Mark {
   // One row for marks that belong together: each style its own swatch, in the order the label names them.
   Boxes,  // boxes side by side (kinds of one thing: a state and its variants)
   Lines,  // full-width lines, one above the other (one thing drawn two ways)
-  Rings,  // rings around one centre, each wider than the last (a radius and a margin beyond it)
+  Rings,  // rings around one center, each wider than the last (a radius and a margin beyond it)
 };
 
 struct LegendRow {

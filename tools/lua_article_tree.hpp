@@ -4,7 +4,7 @@
 // part of the library:
 //  * a node splits when it holds more than MAX_OBJ_NUM (9) objects, is shallower than MAX_DEPTH (99) and its half
 //    side exceeds MIN_WIDTH / MIN_HEIGHT (50); on a 1200 x 1200 screen the smallest node is 75 on a side (depth 4);
-//  * a rectangle that straddles a node's centre lines is cut into pieces there (rectCarve), one per quadrant, and
+//  * a rectangle that straddles a node's center lines is cut into pieces there (rectCarve), one per quadrant, and
 //    each piece goes down its own child (思路二): only leaves hold objects;
 //  * the collision count (calCollsition(2)) visits the leaves in the order of the nodes table (quadrants I..IV)
 //    and tests every pair of pieces in each leaf with the strict isCollision, skipping pairs already recorded as
@@ -52,7 +52,7 @@ class LuaArticleTree {
   static constexpr double kMinWidth = 50;      // MIN_WIDTH
   static constexpr double kMinHeight = 50;     // MIN_HEIGHT
 
-  /// QuadTree.new({x1, y1, cx, cy}, 0): the root's lower left corner and centre.
+  /// QuadTree.new({x1, y1, cx, cy}, 0): the root's lower left corner and center.
   LuaArticleTree(double x1, double y1, double cx, double cy) : root_{x1, y1, cx, cy, 0, kNone, {}} { clear(); }
 
   /// Drops every object and node (node memory is kept, so a rebuild each frame allocates little).
@@ -101,7 +101,7 @@ class LuaArticleTree {
   static constexpr std::size_t kNone = ~std::size_t{0};
 
   struct Node {
-    double x1, y1, cx, cy;  // bounds: lower left corner and centre
+    double x1, y1, cx, cy;  // bounds: lower left corner and center
     int depth;
     std::size_t first_child;  // the four children (quadrants I..IV) are consecutive; kNone = a leaf
     std::vector<Rect> objects;
@@ -121,7 +121,7 @@ class LuaArticleTree {
   }
 
   // QuadTree:getIndex: 1..4 = quadrants I..IV (upper right, upper left, lower left, lower right) returned here as
-  // 0..3; -1 when the rect straddles a centre line. Touching a line is not straddling it.
+  // 0..3; -1 when the rect straddles a center line. Touching a line is not straddling it.
   static int get_index(const Node& node, const Rect& rect) {
     const bool on_top = rect.y >= node.cy;
     const bool on_bottom = rect.y + rect.height <= node.cy;
@@ -149,7 +149,7 @@ class LuaArticleTree {
     nodes_[n].first_child = first;
   }
 
-  // rectCarve: the rect cut by the centre lines it strictly straddles, into 2 or 4 pieces (none if it straddles
+  // rectCarve: the rect cut by the center lines it strictly straddles, into 2 or 4 pieces (none if it straddles
   // neither).
   static std::size_t carve(const Rect& r, const Node& node, Rect (&out)[4]) {
     const double cx = node.cx, cy = node.cy;
@@ -211,7 +211,7 @@ class LuaArticleTree {
       for (std::size_t k = 0; k < count; ++k) {
         const int piece_index = get_index(nodes_[n], pieces[k]);
         // In Lua self.nodes[-1] is nil and the call fails; rectCarve's pieces never straddle.
-        if (piece_index == -1) throw std::logic_error("lua article tree: a carved piece straddles a centre line");
+        if (piece_index == -1) throw std::logic_error("lua article tree: a carved piece straddles a center line");
         insert(nodes_[n].first_child + static_cast<std::size_t>(piece_index), pieces[k]);
       }
     }

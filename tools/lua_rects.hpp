@@ -357,8 +357,8 @@ inline void print_static(const std::vector<Box2>& boxes, Report& report) {
               " lower also because recordDict skips a pair already found colliding in an earlier leaf: its leaves\n"
               " meet %zu pairs of pieces and skip %zu of them (a hash lookup each, not counted as a test), where\n"
               " quadrant's Leaves tests every pair of a leaf and reports each from one leaf, with no set. Parent\n"
-              " keeps a rect that straddles a centre line in the node above, so large rects stay high and meet\n"
-              " many; Loose places each rect once, by its centre and size.)\n\n",
+              " keeps a rect that straddles a center line in the node above, so large rects stay high and meet\n"
+              " many; Loose places each rect once, by its center and size.)\n\n",
               counts.tests + counts.skipped, counts.skipped);
 }
 

@@ -90,7 +90,7 @@ inline Scene make_scene(int objects, int frames, std::uint64_t seed, Sides sides
   Rng rng(seed);
   std::vector<Body> bodies(s.objects);
   for (Body& b : bodies) {
-    // Centre in [5, 115] x [5, 75], speed 0.05 .. 0.2 per axis with a random sign (the article's).
+    // Center in [5, 115] x [5, 75], speed 0.05 .. 0.2 per axis with a random sign (the article's).
     b.x = static_cast<float>(rng.uniform(5, kWidth - 5));
     b.y = static_cast<float>(rng.uniform(5, kHeight - 5));
     b.half_w = side(rng, sides) * 0.5f;
@@ -360,9 +360,9 @@ inline constexpr float kSwordHalfAngle = 1.0471976f;  // 60 degrees
 inline constexpr std::uint32_t kPlayerLayer = 1, kMonsterLayer = 2;
 
 inline quadrant::Sector<float> swing_of(const Scene& scene, std::size_t frame) {
-  const auto centre = [](const Box2& b) { return quadrant::center(b); };
-  const quadrant::Vec2 now = centre(scene.frames[frame][0]);
-  const quadrant::Vec2 before = centre(frame == 0 ? scene.initial[0] : scene.frames[frame - 1][0]);
+  const auto center = [](const Box2& b) { return quadrant::center(b); };
+  const quadrant::Vec2 now = center(scene.frames[frame][0]);
+  const quadrant::Vec2 before = center(frame == 0 ? scene.initial[0] : scene.frames[frame - 1][0]);
   quadrant::Vec2 facing = now - before;
   if (facing.x == 0 && facing.y == 0) facing = {1, 0};
   return quadrant::Sector<float>{now, facing, kSwordReach, kSwordHalfAngle};
@@ -528,7 +528,7 @@ inline void write_picture(const Scene& scene, const std::string& dir, Report& re
   rows.push_back(legend_row(Mark::Box, box, "a box overlapping no other"));
   rows.push_back(legend_row(Mark::Box, red, "a box overlapping another (for_each_pair)"));
   rows.push_back(legend_row(Mark::Box, player, "the player (box 0)"));
-  rows.push_back(legend_row(Mark::Line, owner, "from a box to the centre of the node that holds it"));
+  rows.push_back(legend_row(Mark::Line, owner, "from a box to the center of the node that holds it"));
   rows.push_back(legend_note("(Parent: a box on a split line stays in the node above)"));
   rows.push_back(legend_row(Mark::Box, sector, "its sword swing: a Sector of reach 6, 120 degrees wide"));
   if (hit > 0) rows.push_back(legend_row(Mark::Box, monster, "a monster the swing hits (exact test)"));
@@ -547,12 +547,12 @@ inline void write_picture(const Scene& scene, const std::string& dir, Report& re
   for (std::size_t i = 1; i < scene.objects; ++i)
     if (quadrant::overlaps(swing, scene.frames[last][i])) canvas.rect(scene.frames[last][i], monster);
   canvas.rect(scene.frames[last][0], player);
-  auto centre = [&](std::size_t i) {
+  auto center = [&](std::size_t i) {
     const Box2& b = scene.frames[last][i];
     return quadrant::Vec<2, float>{(b.min.x + b.max.x) / 2, (b.min.y + b.max.y) / 2};
   };
-  for (const auto& [a, b] : begun) canvas.line(centre(a), centre(b), began_style);
-  for (const auto& [a, b] : ended) canvas.line(centre(a), centre(b), ended_style);
+  for (const auto& [a, b] : begun) canvas.line(center(a), center(b), began_style);
+  for (const auto& [a, b] : ended) canvas.line(center(a), center(b), ended_style);
   report.figure("picture_contacts_begun", begun.size());
   report.figure("picture_contacts_ended", ended.size());
   const std::string path = dir + "/mmo-collision.svg";

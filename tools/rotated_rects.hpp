@@ -67,29 +67,29 @@ inline constexpr Sizes kSizes{.objects_what = "rectangles",
 
 // ---- the scene ----------------------------------------------------------------------------------------------------
 
-/// How the rectangles' centres and angles are drawn. The article calls UnityEngine.Random.Range(-10, 10) and
-/// Range(-30, 30) with int arguments: that overload excludes the maximum, so its centres are integers -10..9 and its
-/// angles whole degrees -30..29 (400 possible centres). Uniform draws the same ranges as real numbers.
-enum class Centres { Integer, Uniform };
+/// How the rectangles' centers and angles are drawn. The article calls UnityEngine.Random.Range(-10, 10) and
+/// Range(-30, 30) with int arguments: that overload excludes the maximum, so its centers are integers -10..9 and its
+/// angles whole degrees -30..29 (400 possible centers). Uniform draws the same ranges as real numbers.
+enum class Centers { Integer, Uniform };
 
-inline const char* name_of(Centres c) { return c == Centres::Integer ? "integer" : "uniform"; }
+inline const char* name_of(Centers c) { return c == Centers::Integer ? "integer" : "uniform"; }
 
 /// Rectangles in creation order. A scene grows by appending (as the article's CreateRect does), so the first n
 /// rectangles are the same whatever size it grows to: the benchmark's every N measures a prefix of one stream.
 struct Scene {
-  Centres centres;
+  Centers centers;
   Rng rng;
   std::vector<std::array<Vec2, 4>> corners;  // counter-clockwise, computed once (the article's GetVerts)
   std::vector<Polygon> polygons;             // the same corners, for the library's SAT
   std::vector<Box2> boxes;                   // each rectangle's bounding box (the article's GetBounds)
 
-  Scene(Centres c, std::uint64_t seed) : centres(c), rng(seed) {}
+  Scene(Centers c, std::uint64_t seed) : centers(c), rng(seed) {}
 
   void grow_to(std::size_t n) {
     constexpr float deg = std::numbers::pi_v<float> / 180;
     while (corners.size() < n) {
       float x, y, degrees;
-      if (centres == Centres::Integer) {
+      if (centers == Centers::Integer) {
         x = float(int(rng.next() % 20) - 10);
         y = float(int(rng.next() % 20) - 10);
         degrees = float(int(rng.next() % 60) - 30);
@@ -145,7 +145,7 @@ inline double separation(const std::array<Vec2, 4>& a, const std::array<Vec2, 4>
 // ---- the article's tree, ported -------------------------------------------------------------------------------------
 
 /// The article's MyQuadTree, line for line where it matters: a leaf holding more than split_threshold shapes splits
-/// (unless at max_depth) and hands its shapes to every child their bounds reach (strict comparisons with the centre
+/// (unless at max_depth) and hands its shapes to every child their bounds reach (strict comparisons with the center
 /// lines, Unity's strict Rect.Overlaps), children in the order left-bottom, left-top, right-top, right-bottom. Its
 /// Query returns every shape of every leaf the query's box reaches, de-duplicated, without testing their boxes: all
 /// of them are SAT candidates. Unlike the C#, clear() keeps the node memory and the query fills a caller's vector
@@ -507,34 +507,34 @@ inline Reference make_reference(const Scene& s, std::size_t n, Report& report, c
 
 // ---- the report -----------------------------------------------------------------------------------------------------
 
-/// The fixed-size table: every size with the article's integer centres, then the middle size with uniform ones.
+/// The fixed-size table: every size with the article's integer centers, then the middle size with uniform ones.
 inline void print_fixed_sizes(const std::vector<int>& sizes, int frames, std::uint64_t seed, Report& report) {
   std::printf("Fixed sizes, %d frames each; the same rectangles for every contender:\n", frames);
   Line line;
   line.add("%-32s %11s %11s %10s %10s  %s", "contender", "SAT tests", "box tests", "rebuild ms", "ms/frame", "agrees");
   line.print();
-  std::vector<std::pair<Centres, int>> runs;
-  for (int size : sizes) runs.emplace_back(Centres::Integer, size);
-  runs.emplace_back(Centres::Uniform, sizes[sizes.size() / 2]);
-  for (const auto& [centres, size] : runs) {
+  std::vector<std::pair<Centers, int>> runs;
+  for (int size : sizes) runs.emplace_back(Centers::Integer, size);
+  runs.emplace_back(Centers::Uniform, sizes[sizes.size() / 2]);
+  for (const auto& [centers, size] : runs) {
     const auto n = static_cast<std::size_t>(size);
-    Scene scene(centres, seed);
+    Scene scene(centers, seed);
     scene.grow_to(n);
-    const std::string where = "N " + std::to_string(size) + ", " + name_of(centres) + " centres";
-    report.step("fixed size N = %d, %s centres: brute force and its references", size, name_of(centres));
+    const std::string where = "N " + std::to_string(size) + ", " + name_of(centers) + " centers";
+    report.step("fixed size N = %d, %s centers: brute force and its references", size, name_of(centers));
     const Reference ref = make_reference(scene, n, report, where);
     report.table("references").push_back({{"n", size},
-                                          {"centres", name_of(centres)},
+                                          {"centers", name_of(centers)},
                                           {"colliding_pairs", ref.pairs.size()},
                                           {"overlapping_box_pairs", ref.box_pairs},
                                           {"within_1e-5_of_touching", ref.borderline}});
-    std::printf("N = %d, %s centres: %zu colliding pairs by brute force, confirmed by sweep-and-prune and, on the\n"
+    std::printf("N = %d, %s centers: %zu colliding pairs by brute force, confirmed by sweep-and-prune and, on the\n"
                 "  %zu pairs of overlapping boxes, by an independent SAT in double%s\n",
-                size, name_of(centres), ref.pairs.size(), ref.box_pairs,
+                size, name_of(centers), ref.pairs.size(), ref.box_pairs,
                 ref.borderline == 0 ? "" : (" (" + std::to_string(ref.borderline) + " within 1e-5 of touching)").c_str());
     for (const Contender& c : kContenders) {
       const std::string label = where + ", " + c.name;
-      report.tick("fixed size N = %d, %s centres: %s", size, name_of(centres), c.name);
+      report.tick("fixed size N = %d, %s centers: %s", size, name_of(centers), c.name);
       std::vector<std::uint64_t> keys;
       const Measurement m = measure(c, scene, n, frames, std::numeric_limits<double>::infinity(), &keys, report, label);
       std::sort(keys.begin(), keys.end());
@@ -545,7 +545,7 @@ inline void print_fixed_sizes(const std::vector<int>& sizes, int frames, std::ui
       const bool tree = c.method == Method::QueryLoop || c.method == Method::Pairs;
       report.table("fixed_sizes").push_back(
           {{"n", size},
-           {"centres", name_of(centres)},
+           {"centers", name_of(centers)},
            {"contender", c.name},
            {"sat_tests", m.sat_tests},
            {"box_tests", tree ? Report::Json(m.box_tests) : Report::Json(nullptr)},
@@ -569,7 +569,7 @@ inline void print_fixed_sizes(const std::vector<int>& sizes, int frames, std::ui
 /// returns (every shape of the leaves under the cursor); quadrant's query(box) returns the rectangles whose bounding
 /// boxes the cursor touches, and a polygon test keeps those really under it. Both are checked against brute force.
 inline void print_cursor(std::size_t n, int positions, std::uint64_t seed, Report& report) {
-  Scene scene(Centres::Integer, seed);
+  Scene scene(Centers::Integer, seed);
   scene.grow_to(n);
   ArticleTree article(kWorld, kArticleThreshold, kArticleDepth);
   quadrant::QuadTree<std::uint32_t> tree(
@@ -620,7 +620,7 @@ inline void print_cursor(std::size_t n, int positions, std::uint64_t seed, Repor
   }
   const double k = positions;
   std::printf("The article's mouse highlight (a 0.1 x 0.1 box under the cursor, %d random positions, N = %zu,\n"
-              "integer centres), rectangles per position: the article's tree highlights %.2f (every shape of the\n"
+              "integer centers), rectangles per position: the article's tree highlights %.2f (every shape of the\n"
               "leaves under the cursor); quadrant's query(box) returns %.2f whose bounding boxes the cursor touches,\n"
               "of which %.2f are really under it (polygon test). Both agree with brute force at every position.\n\n",
               positions, n, highlighted / k, box_hits / k, exact_hits / k);
@@ -696,10 +696,10 @@ inline Reached grow(const Contender& c, Scene& scene, double budget_ms, int fram
 inline void print_benchmark(double budget_ms, int frames, std::uint64_t seed, Report& report) {
   std::printf("The article's benchmark mode: grow N until one frame costs %g ms (median of %d frames; N doubles from\n"
               "16, then bisects to within 2%%; a result just over the budget is measured twice, the lower kept), on\n"
-              "the article's draws (integer centres). Every frame measured under the budget is checked against\n"
+              "the article's draws (integer centers). Every frame measured under the budget is checked against\n"
               "sweep-and-prune + SAT.\n",
               budget_ms, frames);
-  Scene scene(Centres::Integer, seed);
+  Scene scene(Centers::Integer, seed);
   std::map<std::size_t, Fingerprint> references;
   std::vector<Reached> reached;
   for (const Contender& c : kContenders) {
@@ -749,7 +749,7 @@ inline void write_picture(std::uint64_t seed, const std::string& dir, Report& re
   // that it shows and meets a few rectangles.
   constexpr float kCursorHalf = 1.5f;
   auto cursor_at = [](Vec2 c) { return Box2{c - Vec2{kCursorHalf, kCursorHalf}, c + Vec2{kCursorHalf, kCursorHalf}}; };
-  Scene scene(Centres::Integer, seed);
+  Scene scene(Centers::Integer, seed);
   scene.grow_to(n);
   quadrant::QuadTree<std::uint32_t> tree(
       {.world = kWorld, .max_depth = kArticleDepth, .split_threshold = kArticleThreshold, .placement = Placement::Leaves});
@@ -888,7 +888,7 @@ inline bool run_demo(const DemoOptions& opt, Report& report) {
     std::printf("== rotated-rects: rotated rectangles, and how many a frame can test in %g ms ==\n", budget_ms);
   print_article(kCollisionArticle, report);
   std::printf("Rectangles in the article's world Rect(-10, -10, 20, 20): width uniform in [0.1, 3], height = width x\n"
-              "[0.6, 0.8], turned by up to 30 degrees; centres integers -10..9 and whole degrees (what the article's\n"
+              "[0.6, 0.8], turned by up to 30 degrees; centers integers -10..9 and whole degrees (what the article's\n"
               "int Random.Range calls draw) or uniform real numbers. Static, as in the article, which nonetheless\n"
               "clears and re-fills its tree every frame; every contender here does the same (rebuild ms shows that\n"
               "share: a tree over a static scene could be built once). Seed %llu.\n\n",

@@ -5,7 +5,7 @@
 // query gives the visible set, and the difference with the previous frame's is what a streamer loads (came into
 // view) and unloads (left it). Every frame is checked three ways: against a scan testing every object with the
 // same frustum predicate (the same set), against the article's own per-object test — clip-space out-codes of the
-// eight corners — which is looser (ours must be a subset of it), and against the objects whose centre projects
+// eight corners — which is looser (ours must be a subset of it), and against the objects whose center projects
 // strictly inside the clip volume (they must all be there).
 //
 // Then quadrant::Streamer flies the same path (issue 7): prefetch radius, unload margin, caps on loads per frame
@@ -71,7 +71,7 @@ inline constexpr quadrant_support::Lens kLens{};  // 60 degrees vertical, 16:9, 
 inline constexpr int kArticleDepth = 5;       // the article's maxDepth
 inline constexpr float kArticleHeight = 128;  // the y extent of the article's cells (its mainBound)
 
-/// Where the camera is on frame f of `frames`: a figure of eight over the map's centre, 25..45 high, looking
+/// Where the camera is on frame f of `frames`: a figure of eight over the map's center, 25..45 high, looking
 /// along the path and down by about 12 degrees.
 inline Camera camera_at(int frame, int frames) {
   const double t = 2 * std::numbers::pi * frame / frames;
@@ -107,9 +107,9 @@ inline bool outcode_visible(const Mat4& m, const Box3& b) {
   return code == 0;
 }
 
-/// True when the box's centre projects strictly inside the clip volume (by a margin of 1e-4 of w): such a box
+/// True when the box's center projects strictly inside the clip volume (by a margin of 1e-4 of w): such a box
 /// certainly meets the view, whatever the test.
-inline bool centre_in_view(const Mat4& m, const Box3& b) {
+inline bool center_in_view(const Mat4& m, const Box3& b) {
   const Vec3 c = quadrant::center(b);
   double clip[4];
   for (int r = 0; r < 4; ++r) clip[r] = m[r][0] * c.x + m[r][1] * c.y + m[r][2] * c.z + m[r][3];
@@ -130,7 +130,7 @@ inline std::vector<Box3> make_scene(int objects, std::uint64_t seed) {
     double x, z, side, height;
     if (kind < 0.01) {  // landmark
       x = rng.uniform(0, kMapSide), z = rng.uniform(0, kMapSide), side = rng.uniform(40, 120), height = rng.uniform(30, 80);
-    } else if (kind < 0.35) {  // a house near a village centre: a sum of uniforms is roughly Gaussian
+    } else if (kind < 0.35) {  // a house near a village center: a sum of uniforms is roughly Gaussian
       const Vec3& v = villages[std::size_t(rng.next() % kVillages)];
       const double dx = (rng.unit() + rng.unit() + rng.unit() - 1.5) * 120, dz = (rng.unit() + rng.unit() + rng.unit() - 1.5) * 120;
       x = v.x + dx, z = v.z + dz, side = rng.uniform(6, 20), height = rng.uniform(5, 15);
@@ -144,7 +144,7 @@ inline std::vector<Box3> make_scene(int objects, std::uint64_t seed) {
 }
 
 /// The article's tree: a full quadtree of depth 5 over the ground (cells are 3D boxes spanning y 0..128), each
-/// object filed under the deepest cell holding its position (the centre of its base) alone — a position on a
+/// object filed under the deepest cell holding its position (the center of its base) alone — a position on a
 /// split line stays in the parent, as its InsertObj does.
 class ArticleSceneTree {
  public:
@@ -613,7 +613,7 @@ inline bool run_demo(const DemoOptions& opt, Report& report) {
               "seed %llu. Each frame three Octrees (Loose, Parent, Leaves) answer the frustum query; loads are objects that\n"
               "came into view since the last frame, unloads those that left it. Checked every frame: the query equals\n"
               "a scan of every object with the same test, lies within the article's out-code test, and holds every\n"
-              "object whose centre projects inside the view.\n\n",
+              "object whose center projects inside the view.\n\n",
               objects, double(kMapSide), double(kMapSide), kLens.near_plane, kLens.far_plane, frames,
               static_cast<unsigned long long>(opt.seed));
   if (frames < kDefaultFrames)
@@ -690,14 +690,14 @@ inline bool run_demo(const DemoOptions& opt, Report& report) {
       const bool in_query = std::binary_search(visible.begin(), visible.end(), i);
       if (outcode_visible(m, scene[i])) outcode.push_back(i);
       else if (in_query) ++loose;
-      const bool in_view = centre_in_view(m, scene[i]);
+      const bool in_view = center_in_view(m, scene[i]);
       sure += in_view;
       if (!in_query && in_view) ++sure_missed;
     }
     if (!report.check("frustum query within the article's out-code test", double(visible.size()),
                       double(visible.size() - loose)))
       report.add("frame " + std::to_string(f) + ": " + std::to_string(loose) + " objects found that the out-code test rejects");
-    if (!report.check("frustum query holds every object whose centre is in view", double(sure),
+    if (!report.check("frustum query holds every object whose center is in view", double(sure),
                       double(sure - sure_missed)))
       report.add("frame " + std::to_string(f) + ": " + std::to_string(sure_missed) + " objects in plain view not found");
 

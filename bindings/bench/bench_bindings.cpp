@@ -50,8 +50,8 @@ int main() {
     const double w = 1 + static_cast<double>(rnd(500)) / 100, h = 1 + static_cast<double>(rnd(500)) / 100;
     b = {{x, y}, {x + w, y + h}};
   }
-  std::vector<quadrant::Vec<2, double>> centres(kQueries);
-  for (auto& c : centres) {
+  std::vector<quadrant::Vec<2, double>> centers(kQueries);
+  for (auto& c : centers) {
     const double x = static_cast<double>(rnd(100000)) / 100;
     c = {x, static_cast<double>(rnd(100000)) / 100};
   }
@@ -62,7 +62,7 @@ int main() {
   for (int i = 0; i < kBoxes; ++i) tree.insert(boxes[static_cast<std::size_t>(i)], static_cast<std::uint64_t>(i));
   measure("cpp", [&] {
     std::size_t hits = 0;
-    for (const auto& c : centres)
+    for (const auto& c : centers)
       tree.query(quadrant::Circle<double>{c, kRadius}, [&](quadrant::Handle, const std::uint64_t&) { ++hits; });
     return hits;
   });
@@ -80,7 +80,7 @@ int main() {
   std::vector<std::uint64_t> values(4096);
   measure("c_into", [&] {
     std::size_t hits = 0;
-    for (const auto& c : centres) {
+    for (const auto& c : centers) {
       const double p[2] = {c.x, c.y};
       const quadrant_shape s = quadrant_shape_ball(2, p, kRadius);
       std::size_t n = 0;
@@ -91,7 +91,7 @@ int main() {
   });
   measure("c_callback", [&] {
     std::size_t hits = 0;
-    for (const auto& c : centres) {
+    for (const auto& c : centers) {
       const double p[2] = {c.x, c.y};
       const quadrant_shape s = quadrant_shape_ball(2, p, kRadius);
       quadrant_tree_query(

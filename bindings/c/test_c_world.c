@@ -427,13 +427,13 @@ static void check_aoi(quadrant_scalar scalar) {
     }
     /* A skill's circle against the bodies as of the tick, in layer 2. */
     {
-      const double centre[2] = {rnd(200), rnd(200)}, radius = rnd(40);
-      const quadrant_shape circle = quadrant_shape_ball(2, centre, radius);
+      const double center[2] = {rnd(200), rnd(200)}, radius = rnd(40);
+      const quadrant_shape circle = quadrant_shape_ball(2, center, radius);
       uint64_t ids[AOI_N], expect[AOI_N];
       size_t c, m = 0, small;
       for (i = 0; i < AOI_N; ++i) {
         const Ent* e = &ents[i];
-        const double gx = fmax(0, fabs(centre[0] - e->lx) - e->lbody), gy = fmax(0, fabs(centre[1] - e->ly) - e->lbody);
+        const double gx = fmax(0, fabs(center[0] - e->lx) - e->lbody), gy = fmax(0, fabs(center[1] - e->ly) - e->lbody);
         if (e->live && (e->llayers & 2u) != 0 && gx * gx + gy * gy <= radius * radius) expect[m++] = ent_id(i);
       }
       qsort(expect, m, sizeof *expect, cmp_id);

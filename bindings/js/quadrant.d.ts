@@ -78,7 +78,7 @@ export declare const Shape: {
   ellipse(x: number, y: number, rx: number, ry: number, angle?: number): QueryShape<2>;
   /** A pie slice: apex (x, y), facing (dx, dy), halfAngle in [0, pi]. */
   sector(x: number, y: number, dx: number, dy: number, radius: number, halfAngle: number): QueryShape<2>;
-  /** Centre, half extents, rotation. */
+  /** Center, half extents, rotation. */
   orientedBox(x: number, y: number, hx: number, hy: number, angle?: number): QueryShape<2>;
   /** A convex polygon: [x0, y0, x1, y1, ...]. */
   polygon(xy: ArrayLike<number>): QueryShape<2>;
@@ -367,7 +367,7 @@ export interface StreamerOptions extends TreeOptions {
 export type StreamState = 'unloaded' | 'queued' | 'loading' | 'loaded';
 
 export interface StreamSource {
-  /** the prefetch centre and priority origin */
+  /** the prefetch center and priority origin */
   position: ArrayLike<number>;
   /** default 0 */
   prefetchRadius?: number;

@@ -415,7 +415,7 @@ end
 -- ---- Parity with the C API: shapes as values, ray casts, nodes, pairs forms, two trees, the layer matrix,
 -- contacts, batch moves, assign, the streamer and aoi:move_many, each against brute force in Lua on random scenes
 -- (fixed seeds; 2D and 3D, float and double, each placement), then bad input and abuse of every new callback.
--- Integer coordinates, and shapes centred on halves, so every answer is exact and nothing touches by rounding.
+-- Integer coordinates, and shapes centered on halves, so every answer is exact and nothing touches by rounding.
 
 local unpack_ = table.unpack or unpack
 -- Where the segment from a to b enters the box, as a fraction in [0, 1], or nil; `margin` is how far inside the

@@ -78,7 +78,7 @@ local function check_scene(d, scalar, placement)
       check(same(got, count, want), what .. ": query_box against brute force (" .. count .. " vs " .. #want .. ")")
       kept, count = tree:query_box(box, kept, layers)
       check(same(kept, count, want), what .. ": query_box into a kept table")
-      -- A circle or a sphere, centred on halves: every square is exact, in float too.
+      -- A circle or a sphere, centered on halves: every square is exact, in float too.
       local c, r = {}, math.random(0, 25)
       for i = 1, d do c[i] = math.random(-10, 110) + 0.5 end
       want = {}

@@ -14,7 +14,7 @@ namespace quadrant {
 
 /// Where a tree keeps an object.
 enum class Placement {
-  /// A loose tree: one node per object, chosen by the object's centre and size; a node's bounds are its cell
+  /// A loose tree: one node per object, chosen by the object's center and size; a node's bounds are its cell
   /// grown by half its side on each side. No object is stored twice and none hoards at the root because it
   /// straddles a split line. The default.
   Loose,

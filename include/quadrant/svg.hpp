@@ -362,7 +362,7 @@ struct TreeDrawing {
   bool cells = true;         ///< every node's cell outlined (one rect per node); leaves filled by depth colour
   bool bounds = false;       ///< every node's bounds dashed (Loose: the grown cells), clipped to the picture
   bool objects = true;       ///< every object's box
-  bool owner_lines = false;  ///< a line from each object's box centre to the centre of each node listing it
+  bool owner_lines = false;  ///< a line from each object's box center to the center of each node listing it
   bool legend = true;        ///< the depth colours, for the depths present
   double fill_opacity = 0.35;  ///< opacity of the depth fills
 };
@@ -402,12 +402,12 @@ void draw_tree(SvgCanvas& canvas, const Tree<2, T, S>& tree, const TreeDrawing& 
   if (drawing.owner_lines) {
     const SvgStyle owner_style{"none", "#444444", 0.5, 1, "", "owner"};
     tree.for_each_node([&](const NodeView<2, S>& node) {
-      const Vec<2, double> cell_centre{(double(node.cell.min.x) + double(node.cell.max.x)) / 2,
+      const Vec<2, double> cell_center{(double(node.cell.min.x) + double(node.cell.max.x)) / 2,
                                        (double(node.cell.min.y) + double(node.cell.max.y)) / 2};
       for (const Entry<2, S>& item : node.items) {
-        const Vec<2, double> centre{(double(item.box.min.x) + double(item.box.max.x)) / 2,
+        const Vec<2, double> center{(double(item.box.min.x) + double(item.box.max.x)) / 2,
                                     (double(item.box.min.y) + double(item.box.max.y)) / 2};
-        canvas.line(centre, cell_centre, owner_style);
+        canvas.line(center, cell_center, owner_style);
       }
     });
   }

@@ -91,7 +91,7 @@ test('every placement and query shape: the tree finds what brute force finds', a
 
 test('a mouse query highlights its hits on the canvas', async () => {
   await page.evaluate(() => window.demo.set({ mode: 'query', shape: 'circle', placement: 'loose', moving: false, showCells: false }));
-  // Move the real mouse to a crowd's centre, let the page draw, and read the pixels of a hit.
+  // Move the real mouse to a crowd's center, let the page draw, and read the pixels of a hit.
   const [x, y] = await page.evaluate(() => window.demo.toScreen([300, 250]));
   await page.mouse.move(x, y);
   const found = await page.evaluate(() => {

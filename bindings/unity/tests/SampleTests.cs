@@ -218,7 +218,7 @@ static class SampleTests
             {
                 Bounds b = sample.BoundsOf(i);
                 bool loaded = sample.StateOf(i) == SceneStreamingSample.Residency.Loaded;
-                // Wanted for sure: the centre well inside the frustum, or the box well within the radius.
+                // Wanted for sure: the center well inside the frustum, or the box well within the radius.
                 bool wanted = !Outside(planes, new Bounds(b.center, Vector3.zero), -0.01) ||
                               Distance(eye, b) < sample.prefetchRadius - 0.01;
                 // Kept at most: not outside the frustum grown by the margin, or within radius + margin.

@@ -261,7 +261,7 @@ QUADRANT_INLINE constexpr Box<D, S> intersection(const Box<D, S>& a, const Box<D
   return r;
 }
 
-/// The centre of `b`, rounded once (std::midpoint), so it never overflows for finite boxes.
+/// The center of `b`, rounded once (std::midpoint), so it never overflows for finite boxes.
 template <int D, class S>
 constexpr Vec<D, S> center(const Box<D, S>& b) noexcept {
   Vec<D, S> c;
@@ -292,7 +292,7 @@ constexpr Box<D, S> clamp(const Box<D, S>& b, const Box<D, S>& into) noexcept {
 
 // distance_squared and distance (point to box) are in distance.hpp, with the library's other point-to-box distances.
 
-/// A box centred on `c` with half side lengths `half`.
+/// A box centered on `c` with half side lengths `half`.
 template <int D, class S>
 constexpr Box<D, S> box_around(const Vec<D, S>& c, const Vec<D, S>& half) noexcept {
   return Box<D, S>{c - half, c + half};

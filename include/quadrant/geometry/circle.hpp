@@ -25,21 +25,21 @@ namespace quadrant {
 /// A closed disc: the points within `radius` of `center`. radius >= 0 (0 is a point).
 template <class S = float>
 struct Circle {
-  Vec<2, S> center;  ///< centre
+  Vec<2, S> center;  ///< center
   S radius;          ///< >= 0
 };
 
 /// A closed ball: the points within `radius` of `center`. radius >= 0 (0 is a point).
 template <class S = float>
 struct Sphere {
-  Vec<3, S> center;  ///< centre
+  Vec<3, S> center;  ///< center
   S radius;          ///< >= 0
 };
 
 /// A closed annulus: the points whose distance to `center` lies in [inner, outer]. 0 <= inner <= outer.
 template <class S = float>
 struct Ring {
-  Vec<2, S> center;  ///< centre
+  Vec<2, S> center;  ///< center
   S inner;           ///< inner radius, >= 0 (0: a full disc)
   S outer;           ///< outer radius, >= inner
 };
@@ -145,7 +145,7 @@ template <class S>
 Box<2, S> bounding_box(const Circle<S>& c) noexcept {
   return detail::rnd::ball_box(c.center, c.radius);
 }
-/// Closed overlap with box b: the squared distance from the centre to b is at most radius^2. O(1), exact; radii so
+/// Closed overlap with box b: the squared distance from the center to b is at most radius^2. O(1), exact; radii so
 /// tiny or huge that their square would underflow or overflow are rescaled by a power of two first.
 template <class S>
 bool overlaps(const Circle<S>& c, const Box<2, S>& b) noexcept {
@@ -162,7 +162,7 @@ template <class S>
 bool contains(const Circle<S>& c, const Vec<2, S>& p) noexcept {
   return overlaps(c, Box<2, S>{p, p});
 }
-/// Closed overlap of two discs (touching counts): centre distance <= sum of radii. O(1).
+/// Closed overlap of two discs (touching counts): center distance <= sum of radii. O(1).
 template <class S>
 bool overlaps(const Circle<S>& a, const Circle<S>& b) noexcept {
   return detail::rnd::balls_meet(a.center, a.radius, b.center, b.radius);
@@ -181,7 +181,7 @@ template <class S>
 Box<3, S> bounding_box(const Sphere<S>& s) noexcept {
   return detail::rnd::ball_box(s.center, s.radius);
 }
-/// Closed overlap with box b: squared distance from the centre to b <= radius^2. O(1), exact (as Circle).
+/// Closed overlap with box b: squared distance from the center to b <= radius^2. O(1), exact (as Circle).
 template <class S>
 bool overlaps(const Sphere<S>& s, const Box<3, S>& b) noexcept {
   return detail::rnd::ball_overlaps(s.center, s.radius, b);
@@ -196,7 +196,7 @@ template <class S>
 bool contains(const Sphere<S>& s, const Vec<3, S>& p) noexcept {
   return overlaps(s, Box<3, S>{p, p});
 }
-/// Closed overlap of two balls (touching counts): centre distance <= sum of radii. O(1).
+/// Closed overlap of two balls (touching counts): center distance <= sum of radii. O(1).
 template <class S>
 bool overlaps(const Sphere<S>& a, const Sphere<S>& b) noexcept {
   return detail::rnd::balls_meet(a.center, a.radius, b.center, b.radius);
@@ -217,7 +217,7 @@ template <class S>
 Box<2, S> bounding_box(const Ring<S>& r) noexcept {
   return detail::rnd::ball_box(r.center, r.outer);
 }
-/// Closed overlap with box b. A box is connected, so its distances to the centre fill [nearest, farthest corner]:
+/// Closed overlap with box b. A box is connected, so its distances to the center fill [nearest, farthest corner]:
 /// it meets the ring iff nearest <= outer and farthest >= inner. O(1), exact; inner == 0 is the disc.
 template <class S>
 bool overlaps(const Ring<S>& r, const Box<2, S>& b) noexcept {
@@ -236,7 +236,7 @@ Relation classify(const Ring<S>& r, const Box<2, S>& node) noexcept {
   if (nearest(i) >= i.limit && farthest(o) <= o.limit) return Relation::Inside;
   return Relation::Crossing;
 }
-/// True when p's distance to the centre lies in [inner, outer]; the same test as overlaps(r, Box{p, p}). O(1).
+/// True when p's distance to the center lies in [inner, outer]; the same test as overlaps(r, Box{p, p}). O(1).
 template <class S>
 bool contains(const Ring<S>& r, const Vec<2, S>& p) noexcept {
   return overlaps(r, Box<2, S>{p, p});

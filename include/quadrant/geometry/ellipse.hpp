@@ -3,7 +3,7 @@
 // which brings this and every query shape.
 //
 // An ellipse works in double (float input converts exactly) on the box clipped to the ellipse's bounding box, so
-// every frame coordinate is within about 3 times the larger radius (plus a rounding of the centre); an ellipse with
+// every frame coordinate is within about 3 times the larger radius (plus a rounding of the center); an ellipse with
 // a radius beyond 2^1020 (double input only) is worked in a frame scaled by 2^-4, and a box far larger than a
 // radius is clipped to the ellipse's own rectangle before it is scaled onto the unit disc, so no intermediate
 // overflows at any finite magnitude. Its classify keeps a small relative margin from the boundary.
@@ -27,7 +27,7 @@ namespace quadrant {
 /// about `center`. radii >= 0 (a zero radius is a segment or a point).
 template <class S = float>
 struct Ellipse {
-  Vec<2, S> center;  ///< centre
+  Vec<2, S> center;  ///< center
   Vec<2, S> radii;   ///< semi-axes along the ellipse's own x and y, >= 0
   S angle;           ///< rotation, radians, counter-clockwise
 };
@@ -41,14 +41,14 @@ constexpr double eps = std::numeric_limits<double>::epsilon();
 // disc a diameter: no division by zero). The clipped polygon's distance to the origin decides.
 
 // The frame is scaled by k, a power of two. A box is clamped to the bounding box before it is turned, so its frame
-// coordinates, their sums and differences stay within about 3 times the larger radius (the centre's magnitude only
+// coordinates, their sums and differences stay within about 3 times the larger radius (the center's magnitude only
 // adds a rounding of it), which overflows only for radii beyond 2^1022. Radii below 2^1020 (all of float's) keep
 // k = 1, decided by one comparison per query; larger ones take k = 2^-4, exact but for values under 2^-1018 (far
 // below the rounding of the huge radius).
 struct EllipseFrame {
   double c, s;    // cos and sin of the angle
   double k;       // scale of the frame: 1, or 2^-4 for a radius beyond 2^1020
-  double ox, oy;  // centre * k
+  double ox, oy;  // center * k
   double rx, ry;  // radii * k
 };
 template <class S>
@@ -64,7 +64,7 @@ Box<2, S> ellipse_box(const Ellipse<S>& e, const EllipseFrame& f) noexcept {
   return outward_box(e.center, Vec<2, double>{-hx, -hy}, Vec<2, double>{hx, hy});
 }
 
-// Squared distance, in the frame where the ellipse is the unit disc, from its centre to the quadrilateral q (frame
+// Squared distance, in the frame where the ellipse is the unit disc, from its center to the quadrilateral q (frame
 // coordinates) clipped to the ellipse's own rectangle; +inf when nothing of q is left.
 inline double ellipse_gap_sq(const std::array<Pt, 4>& q, double rx, double ry) noexcept {
   Poly p;
@@ -72,7 +72,7 @@ inline double ellipse_gap_sq(const std::array<Pt, 4>& q, double rx, double ry) n
   // radii, and nearly every other): scale at once; the unit disc lies inside the scaled rectangle, so clipping to it
   // first cannot change whether the distance is <= 1. Otherwise clip first, in the unscaled frame: a zero radius
   // needs no division, and a box far larger than a radius (a needle thinner than the rounding of its length, a
-  // centre far larger than the radii) is cut where it crosses the rectangle, so every quotient stays within 1:
+  // center far larger than the radii) is cut where it crosses the rectangle, so every quotient stays within 1:
   // scaling it whole could overflow the squares below, or lose the crossing to rounding of the huge quotients.
   constexpr double room = 0x1p30;
   bool direct = rx > 0 && ry > 0;
@@ -156,7 +156,7 @@ bool overlaps(const detail::PreparedEllipse<S>& prepared, const Box<2, S>& b) no
   const detail::rnd::CircleBounds cb = detail::rnd::circle_bounds(e, b);
   if (cb.near2 > cb.outer * cb.outer) return false;
   if (cb.inner > 0 && cb.near2 < cb.inner * cb.inner) return true;
-  if (overlaps(b, e.center)) return true;  // exact; the frame test below may round a box around the centre away
+  if (overlaps(b, e.center)) return true;  // exact; the frame test below may round a box around the center away
   const auto q = detail::rnd::frame_corners(clamp(b, bb), f.ox, f.oy, f.k, f.c, f.s);
   return detail::rnd::ellipse_gap_sq(q, f.rx, f.ry) <= 1;
 }

@@ -79,8 +79,8 @@ bool circle_outline_at(const Circle<S>& c, std::span<const Vec<2, S>> pts, std::
 }
 
 /// Circle against a convex outline given counter-clockwise with its outward edge axes and its bounding box. When
-/// the centre is on the inner side of every edge it is inside; otherwise the nearest point of the outline lies on
-/// an edge whose outer side holds the centre, so only those edges are measured. Double input beyond square_scale's
+/// the center is on the inner side of every edge it is inside; otherwise the nearest point of the outline lies on
+/// an edge whose outer side holds the center, so only those edges are measured. Double input beyond square_scale's
 /// window (a value huge, or all tiny) is measured scaled; inside it, and always for float, as it is.
 template <class S>
 bool circle_outline(const Circle<S>& c, std::span<const Vec<2, S>> pts, std::span<const SatAxis<S>> axes,
@@ -95,7 +95,7 @@ bool circle_outline(const Circle<S>& c, std::span<const Vec<2, S>> pts, std::spa
 }
 
 /// Closed overlap of a circle and an oriented box turned by (cs, sn), with every input scaled by k when Scaled: the
-/// centre in the box's own frame, clamped to the half extents, is within the radius.
+/// center in the box's own frame, clamped to the half extents, is within the radius.
 template <bool Scaled, class S>
 bool circle_box_at(const Circle<S>& c, const OrientedBox<S>& o, S cs, S sn, double k) noexcept {
   double px = double(c.center.x), py = double(c.center.y), ox = double(o.center.x), oy = double(o.center.y);
@@ -164,7 +164,7 @@ bool contains(const ConvexPolygon<S>& poly, const Vec<2, S>& p) noexcept {
   return overlaps(poly, Box<2, S>{p, p});
 }
 
-/// Closed overlap of a circle (radius >= 0) and a convex polygon: the centre is inside, or some edge comes within
+/// Closed overlap of a circle (radius >= 0) and a convex polygon: the center is inside, or some edge comes within
 /// the radius. O(vertices); distances in double.
 template <class S>
 bool overlaps(const Circle<S>& c, const ConvexPolygon<S>& poly) noexcept {
@@ -191,7 +191,7 @@ bool overlaps(const OrientedBox<S>& a, const OrientedBox<S>& b) noexcept {
   return detail::sat_shapes<S>(fa.corners, aa, fb.corners, ab);
 }
 
-/// Closed overlap of a circle and an oriented box: the centre in the box's own frame, clamped to the half
+/// Closed overlap of a circle and an oriented box: the center in the box's own frame, clamped to the half
 /// extents, is within the radius. One cos and sin; in double, double input scaled by a power of two when a value
 /// is huge or all are tiny (see square_scale), so no difference or square overflows or underflows into a wrong
 /// answer.

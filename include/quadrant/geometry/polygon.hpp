@@ -31,7 +31,7 @@ namespace quadrant {
 /// own x and y before rotation.
 template <class S = float>
 struct OrientedBox {
-  Vec<2, S> center;        ///< centre
+  Vec<2, S> center;        ///< center
   Vec<2, S> half_extents;  ///< half side lengths along the box's own axes, >= 0
   S angle;                 ///< rotation, radians, counter-clockwise
 };
@@ -89,14 +89,14 @@ inline Relation sat_box(const Box<2, S>& bounds, std::span<const SatAxis<S>> axe
 template <class S>
 struct ObbFrame {
   std::array<SatAxis<S>, 2> axes;    ///< u = (cos, sin) then v = (-sin, cos), either scaled by 1/4 (see obb_axis)
-  std::array<Vec<2, S>, 4> corners;  ///< counter-clockwise from centre - u*hx - v*hy
+  std::array<Vec<2, S>, 4> corners;  ///< counter-clockwise from center - u*hx - v*hy
   Box<2, S> bounds;                  ///< box of the corners
 };
 
-/// The axis n (unit length) of an oriented box with centre c and half extent h along it. Near the largest finite
-/// value centre . n + h can overflow while every corner is finite (a box turned 45 degrees about a centre at 0.9 max
+/// The axis n (unit length) of an oriented box with center c and half extent h along it. Near the largest finite
+/// value center . n + h can overflow while every corner is finite (a box turned 45 degrees about a center at 0.9 max
 /// reaches 1.3 max along its axis), and an infinite range separates nothing. Such an axis is scaled by 1/4, which
-/// is exact (short of products below S's smallest normal value, far below the rounding of the huge centre): the
+/// is exact (short of products below S's smallest normal value, far below the rounding of the huge center): the
 /// range then stays within 3/4 max and a box's projection within 1/2 max, and every comparison is the same as in
 /// exact arithmetic. An axis whose range stays within 1/2 max keeps its bits: a box projected on it may overflow,
 /// but only to the infinity on its own side, which compares right with the finite range.
@@ -117,7 +117,7 @@ inline ObbFrame<S> obb_frame(const OrientedBox<S>& o) noexcept {
   const Vec<2, S> u{c, s}, v{-s, c};
   const S hx = o.half_extents.x, hy = o.half_extents.y;
   ObbFrame<S> f;
-  // |centre . u| + hx and |centre . v| + hy are at most |cx| + |cy| + hx + hy: below half the largest finite value
+  // |center . u| + hx and |center . v| + hy are at most |cx| + |cy| + hx + hy: below half the largest finite value
   // (every box not near it) both axes keep their bits at the cost of one comparison; otherwise each is checked.
   if (std::abs(o.center.x) + std::abs(o.center.y) + hx + hy <= std::numeric_limits<S>::max() / 2) [[likely]] {
     const S cu = dot(o.center, u), cv = dot(o.center, v);

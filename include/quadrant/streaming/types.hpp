@@ -39,7 +39,7 @@ constexpr const char* to_string(StreamState state) noexcept {
 template <class S = float>
 struct StreamingSource {
   std::optional<Frustum<S>> frustum;  ///< the view volume (Frustum::from_view_projection), or none
-  Vec<3, S> position{};               ///< the camera's position: the prefetch centre and the priority origin
+  Vec<3, S> position{};               ///< the camera's position: the prefetch center and the priority origin
   S prefetch_radius = 0;              ///< finite, >= 0
 };
 

@@ -3,7 +3,7 @@
 // they run (core.hpp). Not for direct inclusion: <quadrant/tree.hpp> brings it.
 //
 // assign checks every item and computes the key that names its node (build_keys.hpp: the node's place in the tree's
-// pre-order, or under Leaves the Morton code of the box's centre), radix-sorts the keys in the tree's own entry
+// pre-order, or under Leaves the Morton code of the box's center), radix-sorts the keys in the tree's own entry
 // array, writes the entries in key order and builds the tree top-down: each node's entries are one run of the
 // sorted array, its own entries first, then each child's, child by child, so a split finds them in place.
 #pragma once
@@ -78,7 +78,7 @@ void TreeCore<D, S>::build(P p, Array<entry_type>& arena, std::span<const std::u
     masks.resize(size);
     std::uint32_t stayed = 0;
     // Whether the entries going down come child by child (child 0's first): entries in Morton order of their
-    // centres nearly always do, and then each child's are one run of the range already.
+    // centers nearly always do, and then each child's are one run of the range already.
     bool in_child_order = !P::kEveryLeaf;
     std::uint32_t last_child = 0;
     for (std::uint32_t i = 0; i < size; ++i) {
@@ -241,7 +241,7 @@ void Tree<D, T, S>::assign_items(R&& items, std::vector<Handle>* handles) {
   detail::Array<std::uint64_t>& keys = keys_lease.get();
   detail::Array<std::uint64_t>& slots = slots_lease.get();
   // Check everything first, computing each item's key: where in the tree's pre-order its node lies (see
-  // BuildKeys; under Leaves, the Morton code of its box's centre).
+  // BuildKeys; under Leaves, the Morton code of its box's center).
   std::size_t expected = 0;
   if constexpr (std::ranges::sized_range<R>) expected = static_cast<std::size_t>(std::ranges::size(items));
   const detail::BuildKeys<D, S> key_of(config(), expected);

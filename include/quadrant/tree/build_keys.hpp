@@ -42,7 +42,7 @@ class BuildKeys {
   static constexpr int kMaxLevels = (32 - kLevelBits) / D;
 
   // Keys for a tree of `config` to be built over about `objects` objects (0: not known). Under Leaves, or with a
-  // split threshold of 0, levels() is 0 and the key is the Morton code of the box's centre (spatial order only).
+  // split threshold of 0, levels() is 0 and the key is the Morton code of the box's center (spatial order only).
   BuildKeys(const Config<D, S>& config, std::size_t objects) : world_(config.world) {
     if (config.placement == Placement::Leaves || config.split_threshold == 0) return;
     // Past about log_fanout(objects / split_threshold) + 3 levels a build rarely splits: deeper nodes are decided
@@ -79,9 +79,9 @@ class BuildKeys {
   template <class P>
   QUADRANT_INLINE std::uint32_t operator()(P, const box_type& b) const noexcept {
     if constexpr (P::kEveryLeaf) {
-      Vec<D, S> centre;
-      for (int a = 0; a < D; ++a) centre[a] = std::midpoint(b.min[a], b.max[a]);
-      return morton_key(centre, world_);
+      Vec<D, S> center;
+      for (int a = 0; a < D; ++a) center[a] = std::midpoint(b.min[a], b.max[a]);
+      return morton_key(center, world_);
     } else {
       if (levels_ == 0) return 0;
       const Vec<D, S> p = P::key_point(b);

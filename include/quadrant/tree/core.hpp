@@ -57,15 +57,15 @@ class TreeCore {
   // ---- the overhang ----
 
   // How far an object listed by a node other than the root may reach beyond that node's cell, at most: under
-  // Parent nothing (an object lies within its node's cell); under Loose its half-extent (the cell holds its centre;
+  // Parent nothing (an object lies within its node's cell); under Loose its half-extent (the cell holds its center;
   // the largest half-extent of any object given to the tree since it was last emptied, noted as boxes arrive: an
   // erase leaves it, which only makes it larger than it need be). A nearest search stops climbing where its bound
   // lies within a node's cell by more than this (see Tree::nearest). Not used under Leaves.
   WideScalar<S> overhang() const noexcept {
     return config_.placement == Placement::Loose ? extent_ : WideScalar<S>(0);
   }
-  // An upper bound on how far box b reaches beyond its centre as the placement computes it: its half-extent, plus
-  // a few ulps of its coordinates for the rounding of that centre.
+  // An upper bound on how far box b reaches beyond its center as the placement computes it: its half-extent, plus
+  // a few ulps of its coordinates for the rounding of that center.
   static WideScalar<S> extent_of(const box_type& b) noexcept {
     using W = WideScalar<S>;
     W e = 0;
@@ -75,7 +75,7 @@ class TreeCore {
     }
     return e;
   }
-  // Notes objects that reach up to e beyond their centres (a bulk build, a batch of moves).
+  // Notes objects that reach up to e beyond their centers (a bulk build, a batch of moves).
   void note_extent(WideScalar<S> e) noexcept { extent_ = std::max(extent_, e); }
 
   // ---- mutations ----

@@ -363,7 +363,7 @@ class NodeStore {
   }
 
   // For validate: the first home table cell naming a node that is not live, or whose cell does not hold the
-  // table cell's centre, as its index; kNone when there is none (or no table).
+  // table cell's center, as its index; kNone when there is none (or no table).
   std::uint32_t bad_home() const {
     const std::uint32_t side = 1u << home_level_;
     for (std::size_t at = 0; at < homes_.size(); ++at) {
@@ -371,10 +371,10 @@ class NodeStore {
       if (n >= nodes_.size() || !nodes_[n].alive) return static_cast<std::uint32_t>(at);
       std::size_t rest = at;
       for (int i = 0; i < D; ++i) {
-        const double centre = static_cast<double>(cells_[0].min[i]) + (static_cast<double>(rest % side) + 0.5) /
+        const double center = static_cast<double>(cells_[0].min[i]) + (static_cast<double>(rest % side) + 0.5) /
                                                                           home_scale_[i];
         rest /= side;
-        if (centre < static_cast<double>(cells_[n].min[i]) || centre > static_cast<double>(cells_[n].max[i]))
+        if (center < static_cast<double>(cells_[n].min[i]) || center > static_cast<double>(cells_[n].max[i]))
           return static_cast<std::uint32_t>(at);
       }
     }

@@ -76,7 +76,7 @@ Box<D, S> everything() noexcept {
 
 // ---- the policies ----
 
-// One node per object: the deepest whose cell owns the object's centre and whose bounds (the cell grown by half
+// One node per object: the deepest whose cell owns the object's center and whose bounds (the cell grown by half
 // its side) contain it.
 struct LoosePolicy {
   static constexpr Placement kind = Placement::Loose;

@@ -39,7 +39,7 @@ namespace Quadrant.Samples
 
         QuadTree<int> tree;
         System.Random random;
-        // One rectangle: centre, half extents, angle (radians, counter-clockwise), and its corners, counter-clockwise.
+        // One rectangle: center, half extents, angle (radians, counter-clockwise), and its corners, counter-clockwise.
         Vector2[] center = new Vector2[0], half = new Vector2[0], corners = new Vector2[0];
         float[] angle = new float[0];
         bool[] colliding = new bool[0];
