@@ -16,7 +16,8 @@
 
 #include "../detail/inline.hpp"
 
-#if defined(__SSE2__) || defined(_M_X64)
+// QUADRANT_NO_SIMD: the portable code everywhere (see docs/core.md); the results are the same.
+#if (defined(__SSE2__) || defined(_M_X64)) && !defined(QUADRANT_NO_SIMD)
 #include <emmintrin.h>
 #define QUADRANT_SSE2 1
 #endif
