@@ -150,8 +150,6 @@ export interface Neighbor<T> {
   /** from the point to the box (0 inside) */
   distance: number;
 }
-/** @deprecated The old spelling of Neighbor. */
-export type Neighbour<T> = Neighbor<T>;
 
 /** What QuadTree and Octree share. T: the value stored with each object (any JavaScript value). */
 export interface SpatialTree<T, D extends 2 | 3> {
