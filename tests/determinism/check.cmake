@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: MIT
+# Runs the determinism session (SESSION) and compares what it prints with GOLDEN, line by line: a difference names
+# the sections whose results changed. Carriage returns are dropped (a Windows build prints CRLF).
+execute_process(COMMAND ${SESSION} OUTPUT_VARIABLE out RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "quadrant determinism: the session failed (${status}):\n${out}")
+endif()
+file(READ ${GOLDEN} golden)
+string(REPLACE "\r" "" out "${out}")
+string(REPLACE "\r" "" golden "${golden}")
+if(NOT out STREQUAL golden)
+  string(REPLACE "\n" ";" out_lines "${out}")
+  string(REPLACE "\n" ";" golden_lines "${golden}")
+  set(report "")
+  foreach(line IN LISTS out_lines)
+    if(NOT line IN_LIST golden_lines)
+      string(APPEND report "  differs: ${line}\n")
+    endif()
+  endforeach()
+  message(FATAL_ERROR "quadrant determinism: the session's results differ from ${GOLDEN} (see docs/determinism.md):\n${report}")
+endif()
+message(STATUS "quadrant determinism: equal to ${GOLDEN}")
