@@ -153,6 +153,18 @@ void finish(Section& s) {
 // ---------------------------------------------------------------------------------------------------------------
 // Trees.
 
+// A tree over the cube [0, side] on every axis.
+template <int D, class S>
+Config<D, S> cube_config(S side, Placement placement) {
+  Config<D, S> cfg;
+  for (int i = 0; i < D; ++i) {
+    cfg.world.min[i] = 0;
+    cfg.world.max[i] = side;
+  }
+  cfg.placement = placement;
+  return cfg;
+}
+
 // Coordinates are integers times `step` (a power of two), so every input is exact; the world is [0, 1024 units].
 template <int D, class S>
 struct Scene {
@@ -621,12 +633,7 @@ template <int D, class S>
 void batch_threads_session(Placement placement, std::uint64_t seed, Section& sec) {
   Rng rng{seed};
   Scene<D, S> sc{rng, S(1), S(0.125), S(1)};
-  Config<D, S> cfg;
-  for (int i = 0; i < D; ++i) {
-    cfg.world.min[i] = 0;
-    cfg.world.max[i] = 1024;
-  }
-  cfg.placement = placement;
+  Config<D, S> cfg = cube_config<D, S>(1024, placement);
   cfg.split_threshold = 16;
   TreeOf<D, S> tree(cfg);
   std::vector<std::pair<Box<D, S>, std::uint32_t>> items;
@@ -662,12 +669,7 @@ template <int D, class S>
 void contacts_session(Placement placement, std::uint64_t seed, Section& sec) {
   Rng rng{seed};
   Scene<D, S> sc{rng, S(1), S(0.125), S(1)};
-  Config<D, S> cfg;
-  for (int i = 0; i < D; ++i) {
-    cfg.world.min[i] = 0;
-    cfg.world.max[i] = 128;
-  }
-  cfg.placement = placement;
+  Config<D, S> cfg = cube_config<D, S>(128, placement);
   TreeOf<D, S> tree(cfg);
   std::vector<Handle> live;
   auto small_box = [&] {
