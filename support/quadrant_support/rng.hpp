@@ -27,6 +27,12 @@ class Rng {
   double uniform(double lo, double hi) { return lo + (hi - lo) * unit(); }
   /// A fair coin.
   bool coin() { return (next() >> 63) != 0; }
+  /// Uniform in [0, n) for n >= 1, by a multiply-shift of the top 32 bits (no division).
+  std::uint32_t below(std::uint32_t n) { return static_cast<std::uint32_t>(((next() >> 32) * n) >> 32); }
+  /// Uniform in [lo, hi] for lo <= hi.
+  int between(int lo, int hi) { return lo + static_cast<int>(below(static_cast<std::uint32_t>(hi - lo + 1))); }
+  /// True with probability percent / 100.
+  bool chance(std::uint32_t percent) { return below(100) < percent; }
 
  private:
   std::uint64_t state_;

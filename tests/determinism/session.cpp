@@ -4,7 +4,7 @@
 // result in the order it is returned. Every build of it (any compiler, optimisation level, SIMD or not, x86-64,
 // aarch64, WebAssembly) must print the same final hash: scripts/test_determinism compares them with golden.txt.
 //
-// Only the standard library and quadrant: it is cross-compiled and built with em++. Inputs come from splitmix64
+// Only the standard library, quadrant and support/quadrant_support/rng.hpp: it is cross-compiled and built with em++. Inputs come from splitmix64
 // and are small integers times powers of two, so the session's own arithmetic is exact and no compiler or
 // platform can change an input; std:: distributions are avoided (libstdc++ and libc++ differ).
 //
@@ -15,6 +15,7 @@
 #include <quadrant/layer_matrix.hpp>
 #include <quadrant/quadrant.hpp>
 #include <quadrant/streaming.hpp>
+#include <quadrant_support/rng.hpp>
 
 #include <algorithm>
 #include <array>
@@ -41,20 +42,7 @@ using namespace quadrant;
 
 bool verbose = false;
 
-// splitmix64: the same numbers on every platform.
-struct Rng {
-  std::uint64_t state;
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  // In [0, n), by the multiply-shift of the top 32 bits (no modulo bias worth speaking of, and no division).
-  std::uint32_t below(std::uint32_t n) { return static_cast<std::uint32_t>(((next() >> 32) * n) >> 32); }
-  int between(int lo, int hi) { return lo + static_cast<int>(below(static_cast<std::uint32_t>(hi - lo + 1))); }
-  bool chance(std::uint32_t percent) { return below(100) < percent; }
-};
+using quadrant_support::Rng;  // splitmix64: the same numbers on every platform
 
 // FNV-1a 64 over explicit little-endian bytes; floating-point values by their bit patterns.
 struct Hash {
