@@ -34,12 +34,8 @@
 #include <unordered_map>
 #include <vector>
 
-#if (defined(__SSE2__) || defined(_M_X64)) && !defined(QUADRANT_NO_SIMD)
-#include <emmintrin.h>
-#endif
-
 #include "../detail/prefetch.hpp"
-#include "../geometry.hpp"
+#include "../geometry.hpp"  // also <emmintrin.h> and QUADRANT_SSE2 where the SSE2 paths are on
 #include "../handle.hpp"
 #include "events.hpp"
 
@@ -266,7 +262,7 @@ class ListArena {
 // entries per step.
 inline std::size_t find_masked(const std::uint32_t* a, std::size_t n, std::uint32_t v, std::uint32_t mask) noexcept {
   std::size_t i = 0;
-#if (defined(__SSE2__) || defined(_M_X64)) && !defined(QUADRANT_NO_SIMD)
+#if defined(QUADRANT_SSE2)
   const __m128i value = _mm_set1_epi32(static_cast<int>(v)), bits = _mm_set1_epi32(static_cast<int>(mask));
   for (; i + 8 <= n; i += 8) {
     const __m128i lo = _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)), bits);

@@ -268,7 +268,7 @@ void AoiWorld<S>::evaluate(std::uint32_t w) {
       seen_count += static_cast<std::uint32_t>(now);
     };
     std::size_t i = 0;
-#if (defined(__SSE2__) || defined(_M_X64)) && !defined(QUADRANT_NO_SIMD)
+#if defined(QUADRANT_SSE2)
     if constexpr (std::is_same_v<S, float>) {
       // Four candidates at a time: most groups change nothing (no event, nothing to drop, no distance near the
       // edge), and such a group is decided in a few vector instructions; any other group goes through one().
